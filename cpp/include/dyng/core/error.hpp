@@ -1,0 +1,69 @@
+#pragma once
+/// The error hierarchy. Every message says what was wrong, where, and the remedy, e.g.
+/// `batch insertion 17: vertex 1048577 out of range [0, 1048576); ids are 0-based`.
+#include <stdexcept>
+#include <string>
+
+namespace dyng {
+
+/// Base of every error dyng throws; itself a std::exception (through std::runtime_error only).
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A caller-supplied value is invalid (ids out of range, negative weight, wrong shape...).
+class invalid_argument : public error {
+ public:
+  using error::error;
+};
+
+/// The request is valid but no engine or backend can serve it (the message names the rule).
+class not_supported : public error {
+ public:
+  using error::error;
+};
+
+/// A file could not be opened, read or parsed; the message names the file and line.
+class io_error : public error {
+ public:
+  using error::error;
+};
+
+/// A result no longer matches its graph (the graph was committed to without updating it).
+class stale_result : public invalid_argument {
+ public:
+  using invalid_argument::invalid_argument;
+};
+
+/// A CUDA runtime call failed; the message names the call, the code and a remedy.
+class cuda_error : public error {
+ public:
+  using error::error;
+};
+
+/// An internal invariant was broken: a bug in dyng, never a user error.
+class logic_error : public error {
+ public:
+  using error::error;
+};
+
+namespace detail {
+[[noreturn]] void throw_invalid_argument(char const* file, int line, std::string const& msg);
+[[noreturn]] void throw_logic_error(char const* file, int line, std::string const& msg);
+}  // namespace detail
+
+}  // namespace dyng
+
+/// Precondition on caller input: throws dyng::invalid_argument(msg). `msg` is evaluated only on
+/// failure. The source location goes to the message's end, after the user-facing text.
+#define DYNG_EXPECTS(cond, msg)                                                   \
+  do {                                                                            \
+    if (!(cond)) ::dyng::detail::throw_invalid_argument(__FILE__, __LINE__, msg); \
+  } while (0)
+
+/// Internal invariant: throws dyng::logic_error. Never used for caller input.
+#define DYNG_ASSERT(cond, msg)                                                \
+  do {                                                                        \
+    if (!(cond)) ::dyng::detail::throw_logic_error(__FILE__, __LINE__, msg);  \
+  } while (0)

@@ -1,0 +1,75 @@
+#pragma once
+/// `dyng::batch`: a set of edge insertions, deletions and weight changes, applied to a graph by
+/// `graph::commit` or `dyng::update`. A batch is plain data; it is validated against the graph
+/// when committed, completely, before anything changes.
+///
+/// Order of application (both semantics): every deletion first, then the insertions and weight
+/// changes in the order they were added; a later row for the same edge overrides an earlier one.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "dyng/core/types.hpp"
+
+namespace dyng {
+
+/// How a batch treats edges that exist or are missing.
+enum class batch_semantics {
+  /// A simple graph: inserting an existing edge sets its weights; deleting or changing the
+  /// weights of a missing edge is an error (or ignored, with `missing_edge::ignore`).
+  set,
+  /// The rules of the DynaMOSP codes: parallel edges of the input are kept; inserting an
+  /// existing edge replaces the weights of its first copy; deleting removes every copy; a
+  /// deletion of a missing edge is ignored; self-loops are kept. See docs/adr/0002.
+  mosp,
+};
+
+/// What a deletion or weight change of an absent edge does under `batch_semantics::set`.
+enum class missing_edge { error, ignore };
+
+class batch {
+ public:
+  /// A batch for graphs with `k` weight columns.
+  explicit batch(int k = 1, batch_semantics semantics = batch_semantics::set,
+                 missing_edge policy = missing_edge::error);
+
+  /// Insert the arc u->v (both directions on an undirected graph) with weights `w` (k values).
+  batch& insert(vertex_t u, vertex_t v, std::span<double const> w);
+  batch& insert(vertex_t u, vertex_t v, double w);  ///< for k == 1
+  /// Delete the edge u->v.
+  batch& erase(vertex_t u, vertex_t v);
+  /// Set the weights of the existing edge u->v (an error if it is missing, by the policy).
+  batch& set_weights(vertex_t u, vertex_t v, std::span<double const> w);
+  batch& set_weights(vertex_t u, vertex_t v, double w);  ///< for k == 1
+
+  [[nodiscard]] int k() const noexcept { return k_; }
+  [[nodiscard]] batch_semantics semantics() const noexcept { return semantics_; }
+  [[nodiscard]] missing_edge policy() const noexcept { return policy_; }
+  [[nodiscard]] std::size_t size() const noexcept { return insertions() + deletions() + weight_changes(); }
+  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+  [[nodiscard]] std::size_t insertions() const noexcept { return ins_src_.size(); }
+  [[nodiscard]] std::size_t deletions() const noexcept { return del_src_.size(); }
+  [[nodiscard]] std::size_t weight_changes() const noexcept { return chg_src_.size(); }
+
+  // Read access, in the order rows were added. Weights are row-major, k per row.
+  [[nodiscard]] std::span<vertex_t const> insert_src() const noexcept { return ins_src_; }
+  [[nodiscard]] std::span<vertex_t const> insert_dst() const noexcept { return ins_dst_; }
+  [[nodiscard]] std::span<double const> insert_weights() const noexcept { return ins_w_; }
+  [[nodiscard]] std::span<vertex_t const> erase_src() const noexcept { return del_src_; }
+  [[nodiscard]] std::span<vertex_t const> erase_dst() const noexcept { return del_dst_; }
+  [[nodiscard]] std::span<vertex_t const> change_src() const noexcept { return chg_src_; }
+  [[nodiscard]] std::span<vertex_t const> change_dst() const noexcept { return chg_dst_; }
+  [[nodiscard]] std::span<double const> change_weights() const noexcept { return chg_w_; }
+
+  void clear() noexcept;
+  void reserve(std::size_t insertions, std::size_t deletions);
+
+ private:
+  int k_;
+  batch_semantics semantics_;
+  missing_edge policy_;
+  std::vector<vertex_t> ins_src_, ins_dst_, del_src_, del_dst_, chg_src_, chg_dst_;
+  std::vector<double> ins_w_, chg_w_;
+};
+
+}  // namespace dyng

@@ -1,0 +1,127 @@
+#pragma once
+/// Single-source shortest paths on a dynamic graph: compute once, update after each batch.
+///
+/// Distances: int64 for int32 weights, float64 for float64 weights; unreachable vertices have
+/// `infinity<D>()` (INT64_MAX or +inf). Parents follow one canonical rule, so every engine,
+/// backend and thread count gives the same tree, and an update equals a recompute exactly:
+///
+///   parent(v) = the lowest-id in-neighbour p with dist(p) + w(p, v) == dist(v) and
+///               zeros(p) + [w(p, v) == 0] == zeros(v);  parent(source) = parent(unreachable) = -1
+///
+/// where zeros(v) is the fewest zero-weight arcs on any shortest path to v. Without zero-weight
+/// arcs this is "the lowest-id tight in-neighbour"; with them it still gives a tree (no parent
+/// cycles). See docs/adr/0003-sssp-canonical-tree-and-update.md.
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "dyng/core/resources.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/update.hpp"
+
+namespace dyng::sssp {
+
+template <class D>
+constexpr D infinity() noexcept
+{
+  return std::numeric_limits<D>::has_infinity ? std::numeric_limits<D>::infinity()
+                                              : std::numeric_limits<D>::max();
+}
+
+/// How an update brings the result up to date.
+enum class strategy {
+  automatic,    ///< incremental, unless the invalidated region is large (then recompute)
+  incremental,  ///< always the incremental update
+  recompute,    ///< always recompute from scratch
+};
+
+struct params {
+  vertex_t source = 0;
+  int objective = 0;               ///< the weight column
+  std::string engine = {};         ///< pin an engine by id (see `engines()`); empty: ranked
+  sssp::strategy strategy = sssp::strategy::automatic;
+  /// With `automatic`: recompute when more than this fraction of the vertices is invalidated.
+  double recompute_fraction = 0.25;
+};
+
+/// What the last compute or update did.
+struct stats {
+  std::int64_t invalidated = 0;  ///< vertices whose distance was reset (subtrees of lost arcs)
+  std::int64_t affected = 0;     ///< vertices whose distance or parent was re-evaluated
+  std::int64_t relaxations = 0;  ///< arcs relaxed
+  std::int64_t iterations = 0;   ///< propagation rounds (frontier engines) or heap pops
+  bool recomputed = false;       ///< the update recomputed from scratch
+  std::string engine;            ///< id of the engine that ran
+};
+
+class result final : public result_base {
+ public:
+  using distance_array = std::variant<std::vector<std::int64_t>, std::vector<double>>;
+
+  /// Distances as D (int64_t for int32 weights, double for float64 weights).
+  /// @throws invalid_argument if D is not the result's distance type.
+  template <class D>
+  [[nodiscard]] std::span<D const> distances() const;
+  [[nodiscard]] distance_array const& distance_data() const noexcept { return dist_; }
+  [[nodiscard]] std::span<vertex_t const> parents() const noexcept { return parent_; }
+  /// zeros(v) of the canonical rule (INT32_MAX when unreachable).
+  [[nodiscard]] std::span<std::int32_t const> zero_arcs() const noexcept { return zeros_; }
+  [[nodiscard]] vertex_t source() const noexcept { return params_.source; }
+  [[nodiscard]] sssp::params const& params() const noexcept { return params_; }
+  /// Change how later updates run (strategy, threshold, pinned engine).
+  [[nodiscard]] sssp::params& params() noexcept { return params_; }
+  [[nodiscard]] sssp::stats const& last_stats() const noexcept { return stats_; }
+  [[nodiscard]] vertex_t size() const noexcept { return static_cast<vertex_t>(parent_.size()); }
+
+  [[nodiscard]] result clone() const { return *this; }
+
+  [[nodiscard]] std::string_view family() const noexcept override { return "sssp"; }
+  void apply_changes(resources const& res, graph const& g) override;
+
+  result(result&&) noexcept = default;
+  result& operator=(result&&) noexcept = default;
+  ~result() override = default;
+
+ private:
+  result() = default;
+  result(result const&) = default;
+  result& operator=(result const&) = default;
+
+  friend struct access;
+  sssp::params params_;
+  distance_array dist_;
+  std::vector<vertex_t> parent_;
+  std::vector<std::int32_t> zeros_;
+  sssp::stats stats_;
+};
+
+/// Shortest paths from `p.source` over weight column `p.objective`.
+/// @throws invalid_argument (source or objective out of range); not_supported (a pinned engine
+///         that declines, naming its rule).
+[[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
+
+/// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
+/// @throws stale_result, invalid_argument: nothing has changed.
+stats update(resources const& res, graph& g, batch const& b, result& r);
+
+/// Adopts distances and parents computed elsewhere (they must be exact shortest paths of `g`;
+/// checked in O(m)). With `canonicalize`, parents are replaced by the canonical rule's;
+/// without, they must already follow it.
+/// @throws invalid_argument naming the first vertex that breaks the rule.
+[[nodiscard]] result from_arrays(resources const& res, graph const& g, params const& p,
+                                 result::distance_array distances, std::vector<vertex_t> parents,
+                                 bool canonicalize);
+
+/// Checks `r` against a sequential Dijkstra on `g`, element by element (distances and the
+/// canonical parents). Returns an empty string when equal, else a description of the first
+/// mismatch. For tests, `dyng sssp --verify` and benchmarks.
+[[nodiscard]] std::string verify(graph const& g, result const& r);
+
+/// Ids of the engines in the family's manifest, in ranking order for `res`'s backend.
+[[nodiscard]] std::vector<std::string> engines(resources const& res);
+
+}  // namespace dyng::sssp

@@ -1,0 +1,72 @@
+#pragma once
+/// `dyng::update(res, g, batch, results...)`: validate the batch, check every result is current,
+/// commit the batch once, then update every result from the one record of what changed.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "dyng/core/resources.hpp"
+#include "dyng/graph/batch.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng {
+
+/// What every dynamic result shares: the graph identity and version it matches, and the hooks
+/// `dyng::update` drives. Results of every family derive from it.
+class result_base {
+ public:
+  result_base() = default;
+  result_base(result_base const&) = default;
+  result_base& operator=(result_base const&) = default;
+  result_base(result_base&&) noexcept = default;
+  result_base& operator=(result_base&&) noexcept = default;
+  virtual ~result_base() = default;
+
+  [[nodiscard]] std::uint64_t graph_id() const noexcept { return graph_id_; }
+  [[nodiscard]] std::uint64_t graph_version() const noexcept { return graph_version_; }
+  /// Whether the result matches `g` as it is now.
+  [[nodiscard]] bool is_current(graph const& g) const noexcept
+  {
+    return graph_id_ == g.id() && graph_version_ == g.version();
+  }
+  /// @throws stale_result if the result does not match `g` as it is now.
+  void expect_current(graph const& g, std::string_view what) const;
+
+  /// The family's name, for messages ("sssp").
+  [[nodiscard]] virtual std::string_view family() const noexcept = 0;
+  /// Family-specific checks of a batch before anything changes (the graph checks ids, weights
+  /// and existence itself). Throws invalid_argument to refuse it.
+  virtual void check_batch(graph const& g, batch const& b) const;
+  /// Brings the result up to date after `g` committed a batch; `g.impl().last_changes` holds
+  /// what changed. Called once per commit, in the order the results were passed.
+  virtual void apply_changes(resources const& res, graph const& g) = 0;
+
+ protected:
+  void stamp(graph const& g) noexcept
+  {
+    graph_id_ = g.id();
+    graph_version_ = g.version();
+  }
+
+ private:
+  std::uint64_t graph_id_ = 0;
+  std::uint64_t graph_version_ = 0;
+};
+
+namespace detail {
+commit_stats update_all(resources const& res, graph& g, batch const& b,
+                        std::span<result_base* const> results);
+}
+
+/// Commits `b` to `g` once and updates every result on `g`, consistently.
+/// @throws stale_result if a result does not match `g` before the batch; invalid_argument if
+///         the batch is invalid or a result is passed twice. In both cases nothing has changed.
+template <class... Results>
+commit_stats update(resources const& res, graph& g, batch const& b, Results&... results)
+{
+  std::array<result_base*, sizeof...(Results)> list{static_cast<result_base*>(&results)...};
+  return detail::update_all(res, g, b, list);
+}
+
+}  // namespace dyng

@@ -1,0 +1,43 @@
+#include "dyng/update.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "dyng/core/error.hpp"
+
+namespace dyng {
+
+void result_base::expect_current(graph const& g, std::string_view what) const
+{
+  if (graph_id_ != g.id())
+    throw stale_result(std::string(what) + ": the " + std::string(family()) +
+                       " result belongs to another graph; pass the graph it was computed on");
+  if (graph_version_ != g.version())
+    throw stale_result(std::string(what) + ": the " + std::string(family()) +
+                       " result is stale (it matches graph version " + std::to_string(graph_version_) +
+                       ", the graph is at version " + std::to_string(g.version()) +
+                       "); commit batches through dyng::update with every result, or recompute it");
+}
+
+void result_base::check_batch(graph const&, batch const&) const {}
+
+namespace detail {
+
+commit_stats update_all(resources const& res, graph& g, batch const& b,
+                        std::span<result_base* const> results)
+{
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    DYNG_EXPECTS(results[i] != nullptr, "dyng::update: result " + std::to_string(i) + " is null");
+    for (std::size_t j = 0; j < i; ++j)
+      DYNG_EXPECTS(results[j] != results[i], "dyng::update: result " + std::to_string(i) +
+                                                 " is passed twice; pass each result once");
+    results[i]->expect_current(g, "dyng::update");
+    results[i]->check_batch(g, b);
+  }
+  auto const stats = g.commit(res, b);
+  for (auto* r : results) r->apply_changes(res, g);
+  return stats;
+}
+
+}  // namespace detail
+}  // namespace dyng

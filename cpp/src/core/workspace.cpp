@@ -1,0 +1,34 @@
+#include "dyng/core/workspace.hpp"
+
+#include <algorithm>
+#include <new>
+
+namespace dyng {
+
+void workspace::aligned_delete::operator()(std::byte* p) const noexcept
+{
+  ::operator delete[](p, std::align_val_t{alignment});
+}
+
+void* workspace::bytes(std::string_view slot, std::size_t size)
+{
+  auto it = slots_.find(slot);
+  if (it == slots_.end()) it = slots_.emplace(std::string(slot), block{}).first;
+  auto& b = it->second;
+  if (b.capacity < size) {
+    std::size_t const grown = std::max(size, b.capacity + b.capacity / 2);
+    b.data.reset(static_cast<std::byte*>(::operator new[](grown, std::align_val_t{alignment})));
+    b.capacity = grown;
+    ++allocations_;
+  }
+  return b.data.get();
+}
+
+std::size_t workspace::bytes_reserved() const noexcept
+{
+  std::size_t total = 0;
+  for (auto const& [name, b] : slots_) total += b.capacity;
+  return total;
+}
+
+}  // namespace dyng

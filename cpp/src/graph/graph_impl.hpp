@@ -1,0 +1,92 @@
+#pragma once
+// The storage behind dyng::graph, for libdyng's engines. See docs/adr/0002.
+//
+// Each direction is a CSR with slack: row v owns the slots [begin[v], begin[v+1]); its first
+// degree[v] slots are live arcs, in stored order, the rest free. An insertion appends into the
+// slack; a deletion shifts the row's tail left (rows are short and the order is part of the MOSP
+// semantics). When a commit needs more slack than a row has, every row is re-laid in one
+// bandwidth-bound pass with fresh slack. Weights are column-major: column c of slot s is
+// weight[c * capacity() + s], so an sssp on one objective streams one contiguous column.
+#include <cstdint>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "dyng/core/types.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng::detail {
+
+template <class W>
+struct adjacency {
+  std::vector<edge_t> begin;     // n + 1
+  std::vector<edge_t> degree;    // n
+  std::vector<vertex_t> target;  // capacity()
+  std::vector<W> weight;         // k * capacity(), column-major
+
+  [[nodiscard]] edge_t capacity() const noexcept { return static_cast<edge_t>(target.size()); }
+  [[nodiscard]] std::span<vertex_t const> targets(vertex_t v) const noexcept
+  {
+    return {target.data() + begin[static_cast<std::size_t>(v)],
+            static_cast<std::size_t>(degree[static_cast<std::size_t>(v)])};
+  }
+  /// Column c of row v's live arcs, parallel to targets(v).
+  [[nodiscard]] std::span<W const> weights(vertex_t v, int c) const noexcept
+  {
+    return {weight.data() + static_cast<std::size_t>(c) * target.size() + begin[static_cast<std::size_t>(v)],
+            static_cast<std::size_t>(degree[static_cast<std::size_t>(v)])};
+  }
+};
+
+/// Both directions. For an undirected graph `in` is empty and in_adj() is the out-adjacency.
+template <class W>
+struct graph_store {
+  adjacency<W> out;
+  adjacency<W> in;
+};
+
+enum class change_kind : std::uint8_t { inserted, deleted, reweighted };
+
+/// The arcs a commit changed, in application order (undirected graphs list both arcs). Families
+/// update their results from it: no second pass over the batch, no re-validation.
+template <class W>
+struct change_set {
+  std::vector<vertex_t> src, dst;
+  std::vector<change_kind> kind;
+  std::vector<W> old_w;  // row-major k per row; meaningful for deleted and reweighted
+  std::vector<W> new_w;  // row-major k per row; meaningful for inserted and reweighted
+  [[nodiscard]] std::size_t size() const noexcept { return src.size(); }
+  void clear() noexcept
+  {
+    src.clear(); dst.clear(); kind.clear(); old_w.clear(); new_w.clear();
+  }
+};
+
+using any_store = std::variant<graph_store<std::int32_t>, graph_store<double>>;
+using any_change_set = std::variant<change_set<std::int32_t>, change_set<double>>;
+
+struct graph_impl {
+  std::uint64_t id = 0;
+  std::uint64_t version = 0;
+  vertex_t n = 0;
+  edge_t m = 0;  // live arcs
+  int k = 1;
+  bool directed = true;
+  duplicate_edges duplicates = duplicate_edges::min_weight;
+  any_store store;
+  any_change_set last_changes;  // what the latest commit changed (reused across commits)
+
+  template <class W>
+  [[nodiscard]] adjacency<W> const& out_adj() const { return std::get<graph_store<W>>(store).out; }
+  template <class W>
+  [[nodiscard]] adjacency<W> const& in_adj() const
+  {
+    auto const& s = std::get<graph_store<W>>(store);
+    return directed ? s.in : s.out;
+  }
+};
+
+/// A fresh graph identity (process-wide counter).
+std::uint64_t next_graph_id() noexcept;
+
+}  // namespace dyng::detail
