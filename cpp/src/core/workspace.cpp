@@ -10,8 +10,9 @@ void workspace::aligned_delete::operator()(std::byte* p) const noexcept
   ::operator delete[](p, std::align_val_t{alignment});
 }
 
-void* workspace::bytes(std::string_view slot, std::size_t size)
+void* workspace::bytes(std::string_view slot, std::size_t size, bool* fresh)
 {
+  if (fresh) *fresh = false;
   auto it = slots_.find(slot);
   if (it == slots_.end()) it = slots_.emplace(std::string(slot), block{}).first;
   auto& b = it->second;
@@ -20,6 +21,7 @@ void* workspace::bytes(std::string_view slot, std::size_t size)
     b.data.reset(static_cast<std::byte*>(::operator new[](grown, std::align_val_t{alignment})));
     b.capacity = grown;
     ++allocations_;
+    if (fresh) *fresh = true;
   }
   return b.data.get();
 }

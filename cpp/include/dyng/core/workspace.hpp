@@ -16,11 +16,12 @@ class workspace {
  public:
   /// `count` elements of scratch for `slot`, contents unspecified (left from the last use).
   /// Memory grows (by 1.5x at least) and never shrinks until `release()`.
+  /// `fresh` (if given) tells whether the memory was just allocated (its contents garbage).
   template <class T>
-  std::span<T> get(std::string_view slot, std::size_t count)
+  std::span<T> get(std::string_view slot, std::size_t count, bool* fresh = nullptr)
   {
     static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= alignment);
-    return {static_cast<T*>(bytes(slot, count * sizeof(T))), count};
+    return {static_cast<T*>(bytes(slot, count * sizeof(T), fresh)), count};
   }
 
   /// Like `get`, with every element set to `value`.
@@ -47,7 +48,7 @@ class workspace {
     std::unique_ptr<std::byte, aligned_delete> data;
     std::size_t capacity = 0;
   };
-  void* bytes(std::string_view slot, std::size_t size);
+  void* bytes(std::string_view slot, std::size_t size, bool* fresh);
 
   std::map<std::string, block, std::less<>> slots_;
   std::size_t allocations_ = 0;

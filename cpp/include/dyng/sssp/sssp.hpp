@@ -97,6 +97,7 @@ class result final : public result_base {
   std::vector<vertex_t> parent_;
   std::vector<std::int32_t> zeros_;
   sssp::stats stats_;
+  double step_ = 0;  // an engine's tuning hint (the near-far step), kept across updates
 };
 
 /// Shortest paths from `p.source` over weight column `p.objective`.

@@ -1,0 +1,149 @@
+#pragma once
+// The sssp family's vocabulary, shared by its engines: distance types, the (distance, zeros)
+// key of the canonical tree rule, the result accessor and the engine table's row type.
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "dyng/sssp/sssp.hpp"
+#include "graph/graph_impl.hpp"
+
+namespace dyng::sssp {
+
+/// libdyng's access to a result's arrays (friend of sssp::result).
+struct access {
+  static auto& dist(result& r) noexcept { return r.dist_; }
+  static auto& parent(result& r) noexcept { return r.parent_; }
+  static auto& zeros(result& r) noexcept { return r.zeros_; }
+  static auto& params(result& r) noexcept { return r.params_; }
+  static auto& stats(result& r) noexcept { return r.stats_; }
+  static auto& step(result& r) noexcept { return r.step_; }
+  static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
+  static result make() { return result{}; }
+};
+
+namespace detail {
+
+using dyng::detail::adjacency;
+using dyng::detail::graph_impl;
+
+template <class W>
+using distance_of = std::conditional_t<std::is_integral_v<W>, std::int64_t, double>;
+
+inline constexpr std::int32_t no_zeros = std::numeric_limits<std::int32_t>::max();
+
+/// The order vertices are settled in: distance, then the number of zero-weight arcs. Every arc
+/// has a positive cost in this order ((w, 0) with w > 0, or (0, 1)), so tight in-neighbours are
+/// strictly smaller and the canonical parent rule can never form a cycle.
+template <class D>
+struct key {
+  D d;
+  std::int32_t z;
+  friend constexpr bool operator==(key const&, key const&) = default;
+  friend constexpr bool operator<(key const& a, key const& b) noexcept
+  {
+    return a.d < b.d || (a.d == b.d && a.z < b.z);
+  }
+};
+
+template <class D>
+constexpr key<D> unreachable() noexcept
+{
+  return {infinity<D>(), no_zeros};
+}
+
+/// The key reached through an arc of weight w from a vertex at `from` (from must be reachable).
+template <class D, class W>
+constexpr key<D> extend(key<D> from, W w) noexcept
+{
+  return {from.d + static_cast<D>(w), from.z + (w == W{0} ? 1 : 0)};
+}
+
+/// The result's arrays, typed.
+template <class D>
+struct tree_view {
+  std::span<D> dist;
+  std::span<vertex_t> parent;
+  std::span<std::int32_t> zeros;
+
+  [[nodiscard]] key<D> key_of(vertex_t v) const noexcept
+  {
+    auto const i = static_cast<std::size_t>(v);
+    return {dist[i], zeros[i]};
+  }
+  void set(vertex_t v, key<D> k) const noexcept
+  {
+    auto const i = static_cast<std::size_t>(v);
+    dist[i] = k.d;
+    zeros[i] = k.z;
+  }
+  [[nodiscard]] bool reachable(vertex_t v) const noexcept
+  {
+    return zeros[static_cast<std::size_t>(v)] != no_zeros;
+  }
+};
+
+/// The canonical parent of v given final keys: the lowest-id in-neighbour whose key extended by
+/// the arc equals v's key (no_vertex for the source and unreachable vertices).
+template <class W, class D>
+vertex_t canonical_parent(adjacency<W> const& in, int objective, tree_view<D> const& t, vertex_t v,
+                          vertex_t source) noexcept
+{
+  if (v == source || !t.reachable(v)) return no_vertex;
+  auto const want = t.key_of(v);
+  auto const from = in.targets(v);
+  auto const w = in.weights(v, objective);
+  vertex_t best = no_vertex;
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    vertex_t const p = from[i];
+    if ((best == no_vertex || p < best) && t.reachable(p) && extend(t.key_of(p), w[i]) == want) best = p;
+  }
+  return best;
+}
+
+/// One row of the family's engine table (manifest.cpp). Engines own their internals.
+struct engine {
+  std::string_view id;
+  dyng::backend backend;
+  std::string_view summary;
+  /// Returns if the engine can run `p` on `g`, else throws not_supported naming the rule.
+  void (*check_support)(graph_impl const& g, params const& p);
+  /// Fills `r`'s arrays (already sized n) with the shortest paths of `g`.
+  void (*compute)(resources const& res, graph_impl const& g, result& r);
+  /// Brings `r` up to date from `g.last_changes` (the keys before are exact for the graph before).
+  /// `recompute_above` is the invalidated-vertex count above which the engine should stop and
+  /// report `stats::recomputed` (the caller then recomputes); -1 for never.
+  void (*update)(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+};
+
+std::span<engine const> manifest();
+/// The engines that accept (g, p) on `res`'s backend, best first. The only place order is decided.
+std::vector<engine const*> rank(resources const& res, graph_impl const& g, params const& p,
+                                std::string* declined);
+engine const& choose(resources const& res, graph_impl const& g, params const& p);
+
+/// Typed dispatch over the graph's weight type: f(W{}) with the store's weight type.
+template <class F>
+decltype(auto) with_weight_type(graph_impl const& g, F&& f)
+{
+  if (std::holds_alternative<dyng::detail::graph_store<std::int32_t>>(g.store)) return f(std::int32_t{});
+  return f(double{});
+}
+
+template <class D>
+tree_view<D> view(result& r)
+{
+  return {std::get<std::vector<D>>(access::dist(r)), access::parent(r), access::zeros(r)};
+}
+
+// Engines (one file each).
+void sequential_compute(resources const& res, graph_impl const& g, result& r);
+void sequential_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+void openmp_compute(resources const& res, graph_impl const& g, result& r);
+void openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+
+}  // namespace detail
+}  // namespace dyng::sssp

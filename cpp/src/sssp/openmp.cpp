@@ -1,0 +1,322 @@
+// sssp.omp.nearfar — the OpenMP engine.
+//
+// Keys move in synchronous rounds, so the engine needs no atomics on keys and its results do
+// not depend on the thread count or the schedule. A round takes the pending vertices below a
+// distance bound (the near set of the near-far method; Davidson et al., IPDPS 2014), collects
+// their out-neighbours, lets each of those pull its best key over its in-arcs from the keys of
+// the previous round, and then applies the improvements, which become pending in turn. When no
+// pending vertex is below the bound, the bound moves to the smallest pending distance plus delta
+// (twice the mean arc weight of the objective). Pulls only ever lower keys to lengths of real
+// paths, so the loop ends with the exact keys once nothing is pending.
+//
+// Parents are derived afterwards from the final keys by the canonical rule (detail.hpp): for
+// every vertex on compute; on update for the vertices whose key changed, the heads of changed
+// arcs and the out-neighbours of changed vertices, the only ones whose parent can change.
+//
+// The update follows the template of the sequential engine (sequential.cpp): invalidate the
+// subtrees under lost tree arcs (level-synchronous, in parallel), reset them, pull at the
+// invalidated vertices and the heads of changed arcs, then run the rounds from the improved ones.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <span>
+
+#include "dyng/core/profiler.hpp"
+#include "sssp/detail.hpp"
+#include "sssp/marks.hpp"
+
+namespace dyng::sssp::detail {
+namespace {
+
+using index_t = std::int64_t;
+
+/// Sets v's mark from several threads; true for the one thread that set it first.
+bool claim(dyng::detail::vertex_marks& marks, vertex_t v) noexcept
+{
+  std::atomic_ref<std::uint32_t> stamp(marks.stamps()[static_cast<std::size_t>(v)]);
+  if (stamp.load(std::memory_order_relaxed) == marks.generation()) return false;
+  return stamp.exchange(marks.generation(), std::memory_order_relaxed) != marks.generation();
+}
+
+/// An append-only list that several threads fill through a shared tail.
+struct shared_list {
+  std::span<vertex_t> items;
+  std::size_t size = 0;
+  void push(vertex_t v) noexcept
+  {
+    items[std::atomic_ref<std::size_t>(size).fetch_add(1, std::memory_order_relaxed)] = v;
+  }
+  [[nodiscard]] index_t count() const noexcept { return static_cast<index_t>(size); }
+  [[nodiscard]] vertex_t operator[](index_t i) const noexcept { return items[static_cast<std::size_t>(i)]; }
+};
+
+template <class W, class D>
+struct rounds_engine {
+  resources const& res;
+  graph_impl const& g;
+  tree_view<D> t;
+  int c;
+  vertex_t source;
+  stats& st;
+  double& step_hint;
+  int threads = res.threads();
+  std::size_t n = static_cast<std::size_t>(g.n);
+  adjacency<W> const& out = g.out_adj<W>();
+  adjacency<W> const& in = g.in_adj<W>();
+  workspace& ws = res.workspace();
+
+  /// The best key v can pull over its in-arcs, and the lowest-id in-neighbour giving it.
+  std::pair<key<D>, vertex_t> pull(vertex_t v) const noexcept
+  {
+    auto best = unreachable<D>();
+    vertex_t best_parent = no_vertex;
+    auto const from = in.targets(v);
+    auto const w = in.weights(v, c);
+    for (std::size_t j = 0; j < from.size(); ++j) {
+      if (!t.reachable(from[j])) continue;
+      auto const cand = extend(t.key_of(from[j]), w[j]);
+      if (cand < best || (cand == best && from[j] < best_parent)) {
+        best = cand;
+        best_parent = from[j];
+      }
+    }
+    return {best, best_parent};
+  }
+
+  /// The near-far step: twice the mean arc weight of the objective (computed once per result).
+  D delta() const
+  {
+    if (step_hint > 0) return static_cast<D>(step_hint);
+    auto const& adj = out;
+    double sum = 0;
+    index_t const nn = static_cast<index_t>(n);
+#pragma omp parallel for num_threads(threads) reduction(+ : sum) schedule(static)
+    for (index_t v = 0; v < nn; ++v)
+      for (W const w : adj.weights(static_cast<vertex_t>(v), c)) sum += static_cast<double>(w);
+    double const mean = g.m > 0 ? sum / static_cast<double>(g.m) : 1.0;
+    step_hint = std::max(2.0 * mean, std::is_integral_v<D> ? 1.0 : 1e-300);
+    return static_cast<D>(step_hint);
+  }
+
+  /// Pulls at `cand` and applies the improvements; improved vertices are appended to `changed`
+  /// (only the first time, when `changed_marks` is given).
+  void pull_and_apply(shared_list const& cand, shared_list& changed, dyng::detail::vertex_marks* changed_marks)
+  {
+    auto best_key = ws.get<key<D>>("sssp.omp.best_key", n);
+    auto best_parent = ws.get<vertex_t>("sssp.omp.best_parent", n);
+    std::int64_t relax = 0;
+    index_t const count = cand.count();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : relax)
+    for (index_t i = 0; i < count; ++i) {
+      vertex_t const v = cand[i];
+      relax += static_cast<std::int64_t>(in.targets(v).size());
+      auto const [k, p] = pull(v);
+      best_key[static_cast<std::size_t>(i)] = k;
+      best_parent[static_cast<std::size_t>(i)] = p;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (index_t i = 0; i < count; ++i) {
+      vertex_t const v = cand[i];
+      if (v != source && best_key[static_cast<std::size_t>(i)] < t.key_of(v)) {
+        t.set(v, best_key[static_cast<std::size_t>(i)]);
+        if (changed_marks == nullptr || claim(*changed_marks, v)) changed.push(v);
+      }
+    }
+    st.relaxations += relax;
+  }
+
+  /// Near-far rounds from the pending list until nothing is pending. `changed_marks` (optional)
+  /// collects every vertex whose key changes, into `changed_all`.
+  void run_rounds(shared_list pending, shared_list* changed_all, dyng::detail::vertex_marks* changed_marks)
+  {
+    D const step = delta();
+    auto near_buf = ws.get<vertex_t>("sssp.omp.near", n);
+    auto far_buf = ws.get<vertex_t>("sssp.omp.far", n);
+    auto cand_buf = ws.get<vertex_t>("sssp.omp.cand", n);
+    auto next_buf = ws.get<vertex_t>("sssp.omp.next", n);
+    D bound = infinity<D>();
+    while (pending.size > 0) {
+      shared_list near{near_buf};
+      shared_list far{far_buf};
+      index_t const pc = pending.count();
+      if (bound == infinity<D>()) {
+        D lo = infinity<D>();
+#pragma omp parallel for num_threads(threads) reduction(min : lo) schedule(static)
+        for (index_t i = 0; i < pc; ++i) lo = std::min(lo, t.dist[static_cast<std::size_t>(pending[i])]);
+        bound = lo + step;
+      }
+#pragma omp parallel for num_threads(threads) schedule(static)
+      for (index_t i = 0; i < pc; ++i) {
+        vertex_t const v = pending[i];
+        (t.dist[static_cast<std::size_t>(v)] < bound ? near : far).push(v);
+      }
+      if (near.size == 0) {
+        bound = infinity<D>();  // recomputed from the far set next time round
+        std::copy_n(far_buf.begin(), far.size, pending.items.begin());
+        pending.size = far.size;
+        continue;
+      }
+      ++st.iterations;
+      // Candidates: out-neighbours of the near set, each once.
+      dyng::detail::vertex_marks seen(ws, "sssp.omp.seen", g.n);
+      shared_list cand{cand_buf};
+      index_t const nc = near.count();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+      for (index_t i = 0; i < nc; ++i)
+        for (vertex_t const y : out.targets(near[i]))
+          if (claim(seen, y)) cand.push(y);
+      shared_list next{next_buf};
+      pull_and_apply(cand, next, nullptr);
+      if (changed_all != nullptr) {
+        index_t const nx = next.count();
+        for (index_t i = 0; i < nx; ++i)
+          if (changed_marks->set_first(next[i])) changed_all->push(next[i]);
+      }
+      // pending = far + next (a vertex may be in both; pulling it twice is harmless).
+      dyng::detail::vertex_marks in_pending(ws, "sssp.omp.in_pending", g.n);
+      shared_list merged{pending.items};
+      for (std::size_t i = 0; i < far.size; ++i)
+        if (in_pending.set_first(far_buf[i])) merged.items[merged.size++] = far_buf[i];
+      for (std::size_t i = 0; i < next.size; ++i)
+        if (in_pending.set_first(next_buf[i])) merged.items[merged.size++] = next_buf[i];
+      pending = merged;
+    }
+  }
+
+  /// Canonical parents for the listed vertices (reads keys only).
+  void derive_parents(shared_list const& which)
+  {
+    index_t const count = which.count();
+    std::int64_t relax = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : relax)
+    for (index_t i = 0; i < count; ++i) {
+      vertex_t const v = which[i];
+      relax += static_cast<std::int64_t>(in.targets(v).size());
+      t.parent[static_cast<std::size_t>(v)] = canonical_parent(in, c, t, v, source);
+    }
+    st.relaxations += relax;
+  }
+};
+
+template <class W>
+void compute_typed(resources const& res, graph_impl const& g, result& r)
+{
+  using D = distance_of<W>;
+  auto const t = view<D>(r);
+  auto const& p = access::params(r);
+  rounds_engine<W, D> e{res, g, t, p.objective, p.source, access::stats(r), access::step(r)};
+  access::step(r) = 0;
+  index_t const nn = g.n;
+#pragma omp parallel for num_threads(e.threads) schedule(static)
+  for (index_t v = 0; v < nn; ++v) t.set(static_cast<vertex_t>(v), unreachable<D>());
+  t.set(p.source, key<D>{D{0}, 0});
+  shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
+  pending.push(p.source);
+  e.run_rounds(pending, nullptr, nullptr);
+  auto all = res.workspace().get<vertex_t>("sssp.omp.all", e.n);
+#pragma omp parallel for num_threads(e.threads) schedule(static)
+  for (index_t v = 0; v < nn; ++v) all[static_cast<std::size_t>(v)] = static_cast<vertex_t>(v);
+  e.derive_parents(shared_list{all, e.n});
+}
+
+template <class W>
+void update_typed(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
+{
+  using D = distance_of<W>;
+  auto const t = view<D>(r);
+  auto const& p = access::params(r);
+  auto& st = access::stats(r);
+  rounds_engine<W, D> e{res, g, t, p.objective, p.source, st, access::step(r)};
+  auto& ws = res.workspace();
+  auto* prof = res.profiler();
+  auto const& ch = std::get<dyng::detail::change_set<W>>(g.last_changes);
+  auto const k = static_cast<std::size_t>(g.k);
+  auto const cc = static_cast<std::size_t>(p.objective);
+  index_t const rows = static_cast<index_t>(ch.size());
+
+  // `changed` lists every vertex whose key may differ from before: the invalidated ones first.
+  dyng::detail::vertex_marks changed_marks(ws, "sssp.omp.changed_marks", g.n);
+  shared_list changed{ws.get<vertex_t>("sssp.omp.changed", e.n)};
+  {
+    scoped_stage stage(prof, "sssp.invalidate");
+#pragma omp parallel for num_threads(e.threads) schedule(static)
+    for (index_t i = 0; i < rows; ++i) {
+      auto const row = static_cast<std::size_t>(i);
+      bool const lost = ch.kind[row] == dyng::detail::change_kind::deleted ||
+                        (ch.kind[row] == dyng::detail::change_kind::reweighted &&
+                         ch.new_w[row * k + cc] > ch.old_w[row * k + cc]);
+      vertex_t const v = ch.dst[row];
+      if (lost && t.parent[static_cast<std::size_t>(v)] == ch.src[row] && claim(changed_marks, v)) changed.push(v);
+    }
+    // Level-synchronous subtree walk; parents are only read here.
+    std::size_t level_begin = 0;
+    while (level_begin < changed.size) {
+      index_t const lo = static_cast<index_t>(level_begin);
+      index_t const hi = changed.count();
+#pragma omp parallel for num_threads(e.threads) schedule(dynamic, 64)
+      for (index_t i = lo; i < hi; ++i) {
+        vertex_t const x = changed[i];
+        for (vertex_t const y : e.out.targets(x))
+          if (t.parent[static_cast<std::size_t>(y)] == x && claim(changed_marks, y)) changed.push(y);
+      }
+      level_begin = static_cast<std::size_t>(hi);
+      if (recompute_above >= 0 && changed.count() > recompute_above) {
+        st.invalidated = changed.count();
+        st.recomputed = true;
+        return;
+      }
+    }
+    index_t const ni = changed.count();
+#pragma omp parallel for num_threads(e.threads) schedule(static)
+    for (index_t i = 0; i < ni; ++i) {
+      t.set(changed[i], unreachable<D>());
+      t.parent[static_cast<std::size_t>(changed[i])] = no_vertex;
+    }
+    st.invalidated = ni;
+  }
+
+  // Pull at the invalidated vertices and at the heads of changed arcs.
+  dyng::detail::vertex_marks head_marks(ws, "sssp.omp.head_marks", g.n);
+  shared_list seeds{ws.get<vertex_t>("sssp.omp.seeds", e.n)};
+  for (index_t i = 0; i < changed.count(); ++i)
+    if (head_marks.set_first(changed[i])) seeds.push(changed[i]);
+  for (index_t i = 0; i < rows; ++i)
+    if (head_marks.set_first(ch.dst[static_cast<std::size_t>(i)])) seeds.push(ch.dst[static_cast<std::size_t>(i)]);
+  shared_list pending{ws.get<vertex_t>("sssp.omp.pending", e.n)};
+  {
+    scoped_stage stage(prof, "sssp.seed");
+    e.pull_and_apply(seeds, pending, nullptr);
+    for (index_t i = 0; i < pending.count(); ++i)
+      if (changed_marks.set_first(pending[i])) changed.push(pending[i]);
+  }
+  {
+    scoped_stage stage(prof, "sssp.propagate");
+    e.run_rounds(pending, &changed, &changed_marks);
+  }
+  {
+    scoped_stage stage(prof, "sssp.parents");
+    // Parents can change at changed vertices, heads (in seeds) and out-neighbours of changed.
+    for (index_t i = 0; i < changed.count(); ++i) {
+      vertex_t const x = changed[i];
+      if (head_marks.set_first(x)) seeds.push(x);
+      for (vertex_t const y : e.out.targets(x))
+        if (head_marks.set_first(y)) seeds.push(y);
+    }
+    e.derive_parents(seeds);
+  }
+  st.affected = seeds.count();
+}
+
+}  // namespace
+
+void openmp_compute(resources const& res, graph_impl const& g, result& r)
+{
+  with_weight_type(g, [&](auto w) { compute_typed<decltype(w)>(res, g, r); });
+}
+
+void openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
+{
+  with_weight_type(g, [&](auto w) { update_typed<decltype(w)>(res, g, r, recompute_above); });
+}
+
+}  // namespace dyng::sssp::detail

@@ -1,0 +1,145 @@
+// The sssp family's API: argument checks, engine choice, result bookkeeping.
+#include "dyng/sssp/sssp.hpp"
+
+#include <string>
+
+#include "dyng/core/error.hpp"
+#include "dyng/core/profiler.hpp"
+#include "sssp/detail.hpp"
+
+namespace dyng::sssp {
+namespace {
+
+void check_params(graph const& g, params const& p, char const* what)
+{
+  DYNG_EXPECTS(p.source >= 0 && p.source < g.num_vertices(),
+               std::string(what) + ": source " + std::to_string(p.source) + " out of range [0, " +
+                   std::to_string(g.num_vertices()) + "); vertex ids are 0-based");
+  DYNG_EXPECTS(p.objective >= 0 && p.objective < g.k(),
+               std::string(what) + ": objective " + std::to_string(p.objective) + " out of range [0, " +
+                   std::to_string(g.k()) + "); the graph has " + std::to_string(g.k()) + " weight column(s)");
+  DYNG_EXPECTS(p.recompute_fraction >= 0, std::string(what) + ": recompute_fraction must be >= 0");
+}
+
+/// Sizes the arrays for `g` (distance type from the weight type) and runs the engine's compute.
+void run_compute(resources const& res, graph const& g, result& r)
+{
+  auto const& e = detail::choose(res, g.impl(), access::params(r));
+  auto const n = static_cast<std::size_t>(g.num_vertices());
+  if (g.weight_type() == weight_type::int32)
+    access::dist(r) = std::vector<std::int64_t>(n);
+  else
+    access::dist(r) = std::vector<double>(n);
+  access::parent(r).assign(n, no_vertex);
+  access::zeros(r).assign(n, detail::no_zeros);
+  scoped_stage stage(res.profiler(), "sssp.compute");
+  e.compute(res, g.impl(), r);
+  access::stats(r).engine = e.id;
+}
+
+}  // namespace
+
+template <class D>
+std::span<D const> result::distances() const
+{
+  auto const* d = std::get_if<std::vector<D>>(&dist_);
+  DYNG_EXPECTS(d != nullptr, std::string("sssp::result::distances: the distances are ") +
+                                 (std::holds_alternative<std::vector<std::int64_t>>(dist_) ? "int64_t" : "double") +
+                                 "; ask for that type (int64_t for int32 weights, double for float64)");
+  return *d;
+}
+template std::span<std::int64_t const> result::distances<std::int64_t>() const;
+template std::span<double const> result::distances<double>() const;
+
+result compute(resources const& res, graph const& g, params const& p)
+{
+  check_params(g, p, "sssp::compute");
+  auto r = access::make();
+  access::params(r) = p;
+  run_compute(res, g, r);
+  access::stamp(r, g);
+  return r;
+}
+
+void result::apply_changes(resources const& res, graph const& g)
+{
+  stats_ = {};
+  auto const& e = detail::choose(res, g.impl(), params_);
+  bool recompute = params_.strategy == strategy::recompute;
+  if (!recompute) {
+    std::int64_t const above =
+        params_.strategy == strategy::automatic
+            ? static_cast<std::int64_t>(params_.recompute_fraction * static_cast<double>(g.num_vertices()))
+            : -1;
+    scoped_stage stage(res.profiler(), "sssp.update");
+    e.update(res, g.impl(), *this, above);
+    recompute = stats_.recomputed;
+    stats_.engine = e.id;
+  }
+  if (recompute) {
+    auto const invalidated = stats_.invalidated;
+    stats_ = {};
+    run_compute(res, g, *this);
+    stats_.recomputed = true;
+    stats_.invalidated = invalidated;
+  }
+  if (auto* prof = res.profiler()) {
+    prof->count("sssp.invalidated", stats_.invalidated);
+    prof->count("sssp.affected", stats_.affected);
+    prof->count("sssp.relaxations", stats_.relaxations);
+  }
+  stamp(g);
+}
+
+stats update(resources const& res, graph& g, batch const& b, result& r)
+{
+  dyng::update(res, g, b, r);
+  return r.last_stats();
+}
+
+result from_arrays(resources const& res, graph const& g, params const& p, result::distance_array distances,
+                   std::vector<vertex_t> parents, bool canonicalize)
+{
+  check_params(g, p, "sssp::from_arrays");
+  auto const n = static_cast<std::size_t>(g.num_vertices());
+  bool const int_dist = std::holds_alternative<std::vector<std::int64_t>>(distances);
+  DYNG_EXPECTS(int_dist == (g.weight_type() == weight_type::int32),
+               "sssp::from_arrays: distances must be int64 for int32 weights and double for float64 weights");
+  std::size_t const nd = std::visit([](auto const& v) { return v.size(); }, distances);
+  DYNG_EXPECTS(nd == n && parents.size() == n,
+               "sssp::from_arrays: expected " + std::to_string(n) + " distances and parents, got " +
+                   std::to_string(nd) + " and " + std::to_string(parents.size()));
+  // The reference: a sequential compute. Adopted arrays must be exact; parents canonical unless
+  // `canonicalize` replaces them.
+  auto ref = compute(resources::sequential(), g, params{.source = p.source, .objective = p.objective});
+  std::visit(
+      [&](auto const& d) {
+        using D = typename std::decay_t<decltype(d)>::value_type;
+        auto const want = ref.distances<D>();
+        for (std::size_t v = 0; v < n; ++v)
+          DYNG_EXPECTS(d[v] == want[v], "sssp::from_arrays: distance of vertex " + std::to_string(v) + " is " +
+                                            std::to_string(d[v]) + ", the shortest path has " +
+                                            std::to_string(want[v]) + "; pass exact distances of this graph");
+      },
+      distances);
+  if (!canonicalize) {
+    for (std::size_t v = 0; v < n; ++v)
+      DYNG_EXPECTS(parents[v] == ref.parents()[v],
+                   "sssp::from_arrays: parent of vertex " + std::to_string(v) + " is " + std::to_string(parents[v]) +
+                       ", the canonical rule gives " + std::to_string(ref.parents()[v]) +
+                       "; pass canonicalize=true to adopt the canonical tree");
+  }
+  access::params(ref) = p;
+  (void)res;
+  return ref;
+}
+
+std::vector<std::string> engines(resources const& res)
+{
+  std::vector<std::string> ids;
+  for (auto const& e : detail::manifest())
+    if (e.backend == res.backend()) ids.emplace_back(e.id);
+  return ids;
+}
+
+}  // namespace dyng::sssp
