@@ -5,7 +5,10 @@
 // degree[v] slots are live arcs, in stored order, the rest free. An insertion appends into the
 // slack; a deletion shifts the row's tail left (rows are short and the order is part of the MOSP
 // semantics). When a commit needs more slack than a row has, every row is re-laid in one
-// bandwidth-bound pass with fresh slack. Weights are column-major: column c of slot s is
+// bandwidth-bound pass with fresh slack (max(2, degree/4) free slots per row, layout.hpp).
+// A directed graph's in-adjacency keeps the copies of a parallel arc u->v in the same relative
+// order as the out-adjacency (the i-th copy of source u in in-row v is the i-th copy of v in
+// out-row u), so "the first copy" means the same arc on both sides. Weights are column-major: column c of slot s is
 // weight[c * capacity() + s], so an sssp on one objective streams one contiguous column.
 #include <cstdint>
 #include <span>
@@ -49,6 +52,10 @@ enum class change_kind : std::uint8_t { inserted, deleted, reweighted };
 
 /// The arcs a commit changed, in application order (undirected graphs list both arcs). Families
 /// update their results from it: no second pass over the batch, no re-validation.
+/// Application order: the deleted arcs first (by source row, then stored order; one row per
+/// removed copy), then insertions and reweights in batch order. An arc may appear more than
+/// once (deleted then inserted, reweighted twice); replaying the rows in order is exact.
+/// Unused weights (old_w of an insertion, new_w of a deletion) are 0.
 template <class W>
 struct change_set {
   std::vector<vertex_t> src, dst;
@@ -88,5 +95,12 @@ struct graph_impl {
 
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;
+
+/// The DynaMOSP `weightIncreaseMask` of `b`, which must be the batch just committed to `g`
+/// (it reads g.last_changes). Row-major, k flags per insertion row: flag (j, c) is 1 iff the
+/// arc u->v of insertion j existed before the batch and the weight in column c of its first
+/// copy is greater after the batch than before (every row of the same edge gets the same
+/// flags; a new arc gets 0). See docs/adr/0002.
+std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch const& b);
 
 }  // namespace dyng::detail

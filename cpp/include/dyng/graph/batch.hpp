@@ -6,6 +6,7 @@
 /// Order of application (both semantics): every deletion first, then the insertions and weight
 /// changes in the order they were added; a later row for the same edge overrides an earlier one.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -18,9 +19,14 @@ enum class batch_semantics {
   /// A simple graph: inserting an existing edge sets its weights; deleting or changing the
   /// weights of a missing edge is an error (or ignored, with `missing_edge::ignore`).
   set,
-  /// The rules of the DynaMOSP codes: parallel edges of the input are kept; inserting an
-  /// existing edge replaces the weights of its first copy; deleting removes every copy; a
-  /// deletion of a missing edge is ignored; self-loops are kept. See docs/adr/0002.
+  /// The rules of the DynaMOSP codes' `applyChangeBatch` (directed graphs only), as the
+  /// fixtures of tests/data/mosp_graph_io show them: every deletion first, each removing the
+  /// arcs u->v (a missing one, e.g. a duplicate line, is ignored); the surviving arcs keep their
+  /// order. Then the insertions in batch order: an existing arc u->v (its first copy) gets the
+  /// row's weights in place, a missing one is appended at the end of row u; so the last row for
+  /// an edge wins and a deleted-then-inserted edge moves to the end of its row. Self-loops and
+  /// the parallel arcs of the input are kept. See docs/adr/0002 (also for the weight-increase
+  /// mask, `detail::mosp_weight_increase_mask`).
   mosp,
 };
 
@@ -30,10 +36,13 @@ enum class missing_edge { error, ignore };
 class batch {
  public:
   /// A batch for graphs with `k` weight columns.
+  /// @throws invalid_argument if k < 1.
   explicit batch(int k = 1, batch_semantics semantics = batch_semantics::set,
                  missing_edge policy = missing_edge::error);
 
   /// Insert the arc u->v (both directions on an undirected graph) with weights `w` (k values).
+  /// Ids and weights are checked against the graph at commit, not here.
+  /// @throws invalid_argument if `w` does not hold k values (also for set_weights).
   batch& insert(vertex_t u, vertex_t v, std::span<double const> w);
   batch& insert(vertex_t u, vertex_t v, double w);  ///< for k == 1
   /// Delete the edge u->v.
@@ -60,6 +69,9 @@ class batch {
   [[nodiscard]] std::span<vertex_t const> change_src() const noexcept { return chg_src_; }
   [[nodiscard]] std::span<vertex_t const> change_dst() const noexcept { return chg_dst_; }
   [[nodiscard]] std::span<double const> change_weights() const noexcept { return chg_w_; }
+  /// The insertions and weight changes interleaved as they were added: entry i is 0 for the
+  /// next insertion, 1 for the next weight change. Commit applies them in this order.
+  [[nodiscard]] std::span<std::uint8_t const> upsert_order() const noexcept { return upsert_order_; }
 
   void clear() noexcept;
   void reserve(std::size_t insertions, std::size_t deletions);
@@ -70,6 +82,7 @@ class batch {
   missing_edge policy_;
   std::vector<vertex_t> ins_src_, ins_dst_, del_src_, del_dst_, chg_src_, chg_dst_;
   std::vector<double> ins_w_, chg_w_;
+  std::vector<std::uint8_t> upsert_order_;
 };
 
 }  // namespace dyng

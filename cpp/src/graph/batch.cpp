@@ -1,0 +1,81 @@
+#include "dyng/graph/batch.hpp"
+
+#include <string>
+
+#include "dyng/core/error.hpp"
+
+namespace dyng {
+namespace {
+void expect_k_weights(char const* what, std::size_t given, int k)
+{
+  DYNG_EXPECTS(given == static_cast<std::size_t>(k),
+               std::string("batch::") + what + ": " + std::to_string(given) +
+                   " weights given, the batch has k=" + std::to_string(k) +
+                   "; pass k weights per row");
+}
+}  // namespace
+
+batch::batch(int k, batch_semantics semantics, missing_edge policy)
+    : k_(k), semantics_(semantics), policy_(policy)
+{
+  DYNG_EXPECTS(k >= 1, "batch: k=" + std::to_string(k) + " weight columns; k must be at least 1");
+}
+
+batch& batch::insert(vertex_t u, vertex_t v, std::span<double const> w)
+{
+  expect_k_weights("insert", w.size(), k_);
+  ins_src_.push_back(u);
+  ins_dst_.push_back(v);
+  ins_w_.insert(ins_w_.end(), w.begin(), w.end());
+  upsert_order_.push_back(0);
+  return *this;
+}
+
+batch& batch::insert(vertex_t u, vertex_t v, double w) { return insert(u, v, std::span<double const>(&w, 1)); }
+
+batch& batch::erase(vertex_t u, vertex_t v)
+{
+  del_src_.push_back(u);
+  del_dst_.push_back(v);
+  return *this;
+}
+
+batch& batch::set_weights(vertex_t u, vertex_t v, std::span<double const> w)
+{
+  expect_k_weights("set_weights", w.size(), k_);
+  chg_src_.push_back(u);
+  chg_dst_.push_back(v);
+  chg_w_.insert(chg_w_.end(), w.begin(), w.end());
+  upsert_order_.push_back(1);
+  return *this;
+}
+
+batch& batch::set_weights(vertex_t u, vertex_t v, double w)
+{
+  return set_weights(u, v, std::span<double const>(&w, 1));
+}
+
+void batch::clear() noexcept
+{
+  ins_src_.clear();
+  ins_dst_.clear();
+  del_src_.clear();
+  del_dst_.clear();
+  chg_src_.clear();
+  chg_dst_.clear();
+  ins_w_.clear();
+  chg_w_.clear();
+  upsert_order_.clear();
+}
+
+void batch::reserve(std::size_t insertions, std::size_t deletions)
+{
+  ins_src_.reserve(insertions);
+  ins_dst_.reserve(insertions);
+  ins_w_.reserve(insertions * static_cast<std::size_t>(k_));
+  upsert_order_.reserve(insertions);
+  del_src_.reserve(deletions);
+  del_dst_.reserve(deletions);
+}
+
+}  // namespace dyng

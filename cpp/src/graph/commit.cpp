@@ -1,0 +1,465 @@
+// graph::commit: validate a whole batch, then apply it (docs/adr/0002).
+//
+// The batch becomes a list of arc operations in application order: the deletions, then the
+// insertions and weight changes as they were added (an undirected edge gives both arcs). The ops
+// are sorted by (row, key, order) and grouped per arc; one pass over each touched row resolves
+// every group (copies before the batch, position of the first surviving copy). Validation and the
+// capacity check read only that plan. Mutation starts when nothing can fail any more: the change
+// set is reserved and any regrow is done first, neither of which changes what the graph holds.
+// A directed graph's in-adjacency gets the same ops with row and key swapped.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+#include "dyng/core/error.hpp"
+#include "dyng/core/profiler.hpp"
+#include "dyng/graph/graph.hpp"
+#include "graph/graph_impl.hpp"
+#include "graph/layout.hpp"
+
+namespace dyng {
+namespace detail {
+namespace {
+
+enum class op_kind : std::uint8_t { erase, insert, change };
+
+struct arc_op {
+  vertex_t u, v;          // the arc u->v
+  op_kind kind;
+  bool skip;              // a weight change of a missing edge under missing_edge::ignore
+  std::size_t row;        // batch row (index within its kind), for messages
+  std::size_t w;          // offset of its k weights in the converted weights
+  std::size_t group[2];   // its group on the out side [0] and on the in side [1]
+};
+
+struct group_info {
+  vertex_t row, key;
+  edge_t copies;          // arcs row->key before the batch
+  edge_t first;           // row-relative position of the first surviving copy, or -1
+  std::size_t op_begin, op_end;  // its ops, in perm
+  std::size_t erases;     // deletion ops in the group
+  bool appends;           // an insertion appends a new arc
+};
+
+struct row_info {
+  vertex_t row;
+  std::size_t g_begin, g_end;  // its groups
+  edge_t removed;              // arcs the deletions remove
+  edge_t appended;
+};
+
+struct side_plan {
+  std::span<std::size_t> perm;  // op indices sorted by (row, key, index)
+  std::span<group_info> groups;
+  std::span<row_info> rows;
+  bool overflow = false;
+};
+
+template <int Side>
+vertex_t row_of(arc_op const& o) noexcept { return Side == 0 ? o.u : o.v; }
+template <int Side>
+vertex_t key_of(arc_op const& o) noexcept { return Side == 0 ? o.v : o.u; }
+
+group_info* find_group(std::span<group_info> gs, vertex_t key) noexcept
+{
+  auto it = std::lower_bound(gs.begin(), gs.end(), key, [](group_info const& g, vertex_t x) { return g.key < x; });
+  return it != gs.end() && it->key == key ? &*it : nullptr;
+}
+
+/// Groups the ops of one side and resolves each group with one pass over each touched row.
+template <int Side, class W>
+side_plan plan_side(workspace& ws, adjacency<W> const& a, std::span<arc_op> ops)
+{
+  side_plan p;
+  std::size_t const nops = ops.size();
+  p.perm = ws.get<std::size_t>(Side == 0 ? "graph.commit.perm" : "graph.commit.in_perm", nops);
+  std::iota(p.perm.begin(), p.perm.end(), std::size_t{0});
+  std::sort(p.perm.begin(), p.perm.end(), [&](std::size_t x, std::size_t y) {
+    auto const rx = row_of<Side>(ops[x]), ry = row_of<Side>(ops[y]);
+    if (rx != ry) return rx < ry;
+    auto const kx = key_of<Side>(ops[x]), ky = key_of<Side>(ops[y]);
+    return kx != ky ? kx < ky : x < y;
+  });
+  auto groups = ws.get<group_info>(Side == 0 ? "graph.commit.groups" : "graph.commit.in_groups", nops);
+  auto rows = ws.get<row_info>(Side == 0 ? "graph.commit.rows" : "graph.commit.in_rows", nops);
+  std::size_t ng = 0, nr = 0;
+  for (std::size_t i = 0; i < nops; ++i) {
+    auto& o = ops[p.perm[i]];
+    vertex_t const r = row_of<Side>(o), k = key_of<Side>(o);
+    if (ng == 0 || groups[ng - 1].row != r || groups[ng - 1].key != k) {
+      if (nr == 0 || rows[nr - 1].row != r) rows[nr++] = {r, ng, ng, 0, 0};
+      groups[ng++] = {r, k, 0, -1, i, i, 0, false};
+      rows[nr - 1].g_end = ng;
+    }
+    auto& g = groups[ng - 1];
+    g.op_end = i + 1;
+    o.group[Side] = ng - 1;
+    if (o.kind == op_kind::erase) ++g.erases;
+  }
+  p.groups = groups.first(ng);
+  p.rows = rows.first(nr);
+  for (auto& r : p.rows) {
+    auto const gs = p.groups.subspan(r.g_begin, r.g_end - r.g_begin);
+    auto const targets = a.targets(r.row);
+    edge_t removed = 0;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      auto* g = find_group(gs, targets[i]);
+      if (!g) continue;
+      ++g->copies;
+      if (g->erases > 0)
+        ++removed;
+      else if (g->first < 0)
+        g->first = static_cast<edge_t>(i) - removed;
+    }
+    r.removed = removed;
+  }
+  return p;
+}
+
+/// Walks each group's insertions and weight changes in order: marks the groups whose insertion
+/// appends, and hands every weight change of a then-missing arc to `missing` (which may throw
+/// or mark it skipped). Then checks each touched row's final degree against its slots.
+template <int Side, class W, class Missing>
+void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, Missing missing)
+{
+  for (auto& r : p.rows) {
+    for (auto gi = r.g_begin; gi < r.g_end; ++gi) {
+      auto& g = p.groups[gi];
+      bool exists = g.copies > 0 && g.erases == 0;
+      for (auto i = g.op_begin; i < g.op_end; ++i) {
+        auto& o = ops[p.perm[i]];
+        if (o.kind == op_kind::erase || o.skip) continue;
+        if (o.kind == op_kind::insert) {
+          if (!exists) g.appends = true;
+          exists = true;
+        } else if (!exists) {
+          missing(o);
+        }
+      }
+      if (g.appends) ++r.appended;
+    }
+    auto const v = idx(r.row);
+    if (a.degree[v] - r.removed + r.appended > a.begin[v + 1] - a.begin[v]) p.overflow = true;
+  }
+}
+
+/// Re-lays the side's arrays when some row lacks slots, sizing touched rows for their final degree.
+template <class W>
+bool regrow_if_needed(adjacency<W>& a, int k, side_plan const& p)
+{
+  if (!p.overflow) return false;
+  std::size_t cur = 0;
+  relayout(a, k, [&](vertex_t v) -> edge_t {
+    while (cur < p.rows.size() && p.rows[cur].row < v) ++cur;
+    if (cur < p.rows.size() && p.rows[cur].row == v)
+      return a.degree[idx(v)] - p.rows[cur].removed + p.rows[cur].appended;
+    return 0;
+  });
+  return true;
+}
+
+template <class W>
+void record(change_set<W>* cs, vertex_t u, vertex_t v, change_kind kind, std::span<W const> old_w,
+            std::span<W const> new_w)
+{
+  cs->src.push_back(u);
+  cs->dst.push_back(v);
+  cs->kind.push_back(kind);
+  cs->old_w.insert(cs->old_w.end(), old_w.begin(), old_w.end());
+  cs->new_w.insert(cs->new_w.end(), new_w.begin(), new_w.end());
+}
+
+/// Removes the deleted arcs of every touched row (the survivors keep their order). On the out
+/// side (cs != nullptr) records each removed arc. Returns the number removed.
+template <int Side, class W>
+edge_t apply_deletions(adjacency<W>& a, int k, side_plan const& p, change_set<W>* cs, std::span<W> scratch_w,
+                       std::span<W const> zeros)
+{
+  std::size_t const cap = a.target.size();
+  std::size_t const kk = static_cast<std::size_t>(k);
+  edge_t total = 0;
+  for (auto const& r : p.rows) {
+    if (r.removed == 0) continue;
+    auto const gs = p.groups.subspan(r.g_begin, r.g_end - r.g_begin);
+    auto const base = idx(a.begin[idx(r.row)]);
+    auto const d = idx(a.degree[idx(r.row)]);
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < d; ++i) {
+      vertex_t const t = a.target[base + i];
+      auto const* g = find_group(gs, t);
+      if (g && g->erases > 0) {
+        if (cs) {
+          for (std::size_t c = 0; c < kk; ++c) scratch_w[c] = a.weight[c * cap + base + i];
+          record<W>(cs, r.row, t, change_kind::deleted, scratch_w.first(kk), zeros);
+        }
+        continue;
+      }
+      if (w != i) {
+        a.target[base + w] = t;
+        for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + base + w] = a.weight[c * cap + base + i];
+      }
+      ++w;
+    }
+    a.degree[idx(r.row)] = static_cast<edge_t>(w);
+    total += r.removed;
+  }
+  return total;
+}
+
+/// Applies the insertions and weight changes in batch order. On the out side (stats != nullptr)
+/// an upsert with the current weights is ignored and every change is recorded.
+template <int Side, class W>
+void apply_upserts(adjacency<W>& a, int k, side_plan& p, std::span<arc_op const> ops, std::size_t first_upsert,
+                   std::span<W const> conv, change_set<W>* cs, commit_stats* stats, std::span<W> scratch_w,
+                   std::span<W const> zeros)
+{
+  std::size_t const cap = a.target.size();
+  std::size_t const kk = static_cast<std::size_t>(k);
+  for (std::size_t s = first_upsert; s < ops.size(); ++s) {
+    auto const& o = ops[s];
+    if (o.skip) continue;
+    auto& g = p.groups[o.group[Side]];
+    auto const v = idx(g.row);
+    auto const base = idx(a.begin[v]);
+    auto const nw = conv.subspan(o.w, kk);
+    if (g.first >= 0) {
+      auto const slot = base + idx(g.first);
+      if (stats) {
+        bool same = true;
+        for (std::size_t c = 0; c < kk; ++c) {
+          scratch_w[c] = a.weight[c * cap + slot];
+          same = same && scratch_w[c] == nw[c];
+        }
+        if (same) {
+          ++stats->ignored;
+          continue;
+        }
+        record<W>(cs, g.row, g.key, change_kind::reweighted, scratch_w.first(kk), nw);
+        ++stats->reweighted;
+      }
+      for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + slot] = nw[c];
+    } else {
+      DYNG_ASSERT(o.kind == op_kind::insert, "commit: a validated weight change found no arc");
+      auto const slot = base + idx(a.degree[v]);
+      DYNG_ASSERT(slot < idx(a.begin[v + 1]), "commit: a row ran out of slots after the capacity check");
+      a.target[slot] = g.key;
+      for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + slot] = nw[c];
+      g.first = a.degree[v]++;
+      if (stats) {
+        record<W>(cs, g.row, g.key, change_kind::inserted, zeros, nw);
+        ++stats->inserted;
+      }
+    }
+  }
+}
+
+std::string edge_str(vertex_t u, vertex_t v)
+{
+  return "(" + std::to_string(u) + ", " + std::to_string(v) + ")";
+}
+
+std::string num_str(double x)
+{
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+/// The ids and weights of one batch row; `what` is e.g. "batch insertion 3".
+template <class W>
+void check_row(std::string_view what, vertex_t u, vertex_t v, vertex_t n, std::span<double const> w)
+{
+  for (vertex_t x : {u, v})
+    DYNG_EXPECTS(x >= 0 && x < n, std::string(what) + ": vertex " + std::to_string(x) + " of edge " + edge_str(u, v) +
+                                      " out of range [0, " + std::to_string(n) + "); ids are 0-based");
+  for (std::size_t c = 0; c < w.size(); ++c) {
+    double const x = w[c];
+    DYNG_EXPECTS(std::isfinite(x) && x >= 0, std::string(what) + ": edge " + edge_str(u, v) + ", weight column " +
+                                                 std::to_string(c) + " is " + num_str(x) +
+                                                 "; weights must be finite and non-negative");
+    if constexpr (std::is_same_v<W, std::int32_t>) {
+      DYNG_EXPECTS(std::trunc(x) == x && x <= static_cast<double>(std::numeric_limits<std::int32_t>::max()),
+                   std::string(what) + ": edge " + edge_str(u, v) + ", weight column " + std::to_string(c) + " is " +
+                       num_str(x) + "; the graph has int32 weights, so weights must be integers in [0, 2147483647]");
+    }
+  }
+}
+
+template <class W>
+commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& store, batch const& b)
+{
+  auto& ws = res.workspace();
+  std::size_t const k = static_cast<std::size_t>(g.k);
+  bool const mosp = b.semantics() == batch_semantics::mosp;
+  bool const strict = b.policy() == missing_edge::error;
+  commit_stats stats;
+
+  // 1. Shape, ids and weights, row by row.
+  DYNG_EXPECTS(b.k() == g.k, "batch has k=" + std::to_string(b.k()) + " weights per row, the graph has k=" +
+                                 std::to_string(g.k) + "; build the batch with dyng::batch(" + std::to_string(g.k) +
+                                 ", ...)");
+  DYNG_EXPECTS(!mosp || g.directed, "batch_semantics::mosp applies to directed graphs only (the DynaMOSP rules); "
+                                    "use batch_semantics::set for an undirected graph");
+  DYNG_ASSERT(b.insert_weights().size() == b.insertions() * k && b.change_weights().size() == b.weight_changes() * k &&
+                  b.upsert_order().size() == b.insertions() + b.weight_changes(),
+              "batch arrays out of step");
+  for (std::size_t j = 0; j < b.deletions(); ++j)
+    check_row<W>("batch deletion " + std::to_string(j), b.erase_src()[j], b.erase_dst()[j], g.n, {});
+  for (std::size_t j = 0; j < b.insertions(); ++j)
+    check_row<W>("batch insertion " + std::to_string(j), b.insert_src()[j], b.insert_dst()[j], g.n,
+                 b.insert_weights().subspan(j * k, k));
+  for (std::size_t j = 0; j < b.weight_changes(); ++j)
+    check_row<W>("batch weight change " + std::to_string(j), b.change_src()[j], b.change_dst()[j], g.n,
+                 b.change_weights().subspan(j * k, k));
+
+  // 2. Arc ops in application order, and the weights converted once.
+  std::size_t const arcs_per_row = g.directed ? 1 : 2;
+  std::size_t const nupserts = b.insertions() + b.weight_changes();
+  auto ops = ws.get<arc_op>("graph.commit.ops", (b.deletions() + nupserts) * arcs_per_row);
+  auto conv = ws.get<W>("graph.commit.weights", nupserts * k);
+  auto scratch_w = ws.get<W>("graph.commit.scratch", 2 * k);
+  std::fill(scratch_w.begin() + static_cast<std::ptrdiff_t>(k), scratch_w.end(), W{});
+  std::span<W const> const zeros = scratch_w.subspan(k, k);
+  std::size_t nops = 0;
+  auto push = [&](vertex_t u, vertex_t v, op_kind kind, std::size_t row, std::size_t w) {
+    ops[nops++] = {u, v, kind, false, row, w, {0, 0}};
+    if (!g.directed && u != v) ops[nops++] = {v, u, kind, false, row, w, {0, 0}};
+  };
+  for (std::size_t j = 0; j < b.deletions(); ++j) push(b.erase_src()[j], b.erase_dst()[j], op_kind::erase, j, 0);
+  std::size_t const first_upsert = nops;
+  {
+    std::size_t ni = 0, nc = 0;
+    for (std::size_t i = 0; i < nupserts; ++i) {
+      bool const change = b.upsert_order()[i] != 0;
+      auto const src = change ? b.change_weights().subspan(nc * k, k) : b.insert_weights().subspan(ni * k, k);
+      for (std::size_t c = 0; c < k; ++c) conv[i * k + c] = static_cast<W>(src[c]);
+      if (change) {
+        push(b.change_src()[nc], b.change_dst()[nc], op_kind::change, nc, i * k);
+        ++nc;
+      } else {
+        push(b.insert_src()[ni], b.insert_dst()[ni], op_kind::insert, ni, i * k);
+        ++ni;
+      }
+    }
+  }
+  auto const all_ops = ops.first(nops);
+
+  // 3. Plan the out side and validate existence (nothing has changed yet).
+  auto& out = store.out;
+  auto po = plan_side<0>(ws, out, all_ops);
+  std::size_t bad_del = std::numeric_limits<std::size_t>::max();
+  std::size_t bad_chg = bad_del;
+  for (auto const& grp : po.groups) {
+    if (grp.erases == 0) continue;
+    if (grp.copies == 0) {
+      stats.ignored += static_cast<std::int64_t>(grp.erases);
+      if (!mosp && strict)
+        for (auto i = grp.op_begin; i < grp.op_end; ++i)
+          if (all_ops[po.perm[i]].kind == op_kind::erase) bad_del = std::min(bad_del, all_ops[po.perm[i]].row);
+    } else {
+      stats.ignored += static_cast<std::int64_t>(grp.erases - 1);  // repeated deletions of one arc
+    }
+  }
+  DYNG_EXPECTS(bad_del == std::numeric_limits<std::size_t>::max(),
+               "batch deletion " + std::to_string(bad_del) + ": edge " +
+                   edge_str(b.erase_src()[bad_del], b.erase_dst()[bad_del]) +
+                   " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
+  simulate_side<0>(po, out, all_ops, [&](arc_op& o) {
+    if (strict)
+      bad_chg = std::min(bad_chg, o.row);
+    else
+      o.skip = true;
+  });
+  DYNG_EXPECTS(bad_chg == std::numeric_limits<std::size_t>::max(),
+               "batch weight change " + std::to_string(bad_chg) + ": edge " +
+                   edge_str(b.change_src()[bad_chg], b.change_dst()[bad_chg]) +
+                   " does not exist (at that point of the batch); insert it instead, or use missing_edge::ignore");
+  for (auto const& o : all_ops)
+    if (o.skip) ++stats.ignored;
+
+  side_plan pi;
+  if (g.directed) {
+    pi = plan_side<1>(ws, store.in, all_ops);
+    simulate_side<1>(pi, store.in, all_ops, [](arc_op&) {});
+  }
+
+  // 4. Make room before changing anything: the change set, then the rows (a regrow keeps content).
+  auto& cs = std::get<change_set<W>>(g.last_changes);
+  cs.clear();
+  std::size_t bound = 0;
+  for (auto const& grp : po.groups)
+    if (grp.erases > 0) bound += idx(grp.copies);
+  for (std::size_t s = first_upsert; s < nops; ++s)
+    if (!all_ops[s].skip) ++bound;
+  cs.src.reserve(bound);
+  cs.dst.reserve(bound);
+  cs.kind.reserve(bound);
+  cs.old_w.reserve(bound * k);
+  cs.new_w.reserve(bound * k);
+  stats.regrown = regrow_if_needed<W>(out, g.k, po);
+  if (g.directed) stats.regrown = regrow_if_needed<W>(store.in, g.k, pi) || stats.regrown;
+
+  // 5. Apply: deletions, then insertions and weight changes in batch order.
+  stats.deleted = apply_deletions<0, W>(out, g.k, po, &cs, scratch_w, zeros);
+  apply_upserts<0, W>(out, g.k, po, all_ops, first_upsert, conv, &cs, &stats, scratch_w, zeros);
+  if (g.directed) {
+    apply_deletions<1, W>(store.in, g.k, pi, nullptr, scratch_w, zeros);
+    apply_upserts<1, W>(store.in, g.k, pi, all_ops, first_upsert, conv, nullptr, nullptr, scratch_w, zeros);
+  }
+  g.m += stats.inserted - stats.deleted;
+  return stats;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch const& b)
+{
+  return std::visit(
+      [&](auto const& cs) {
+        using W = typename std::remove_cvref_t<decltype(cs.old_w)>::value_type;
+        auto const& a = g.out_adj<W>();
+        std::size_t const k = static_cast<std::size_t>(g.k);
+        // The first change row of an arc tells its state before the batch: a deletion or a
+        // reweight (both of its first copy) carries the old weights; an insertion means it was new.
+        std::vector<std::size_t> order(cs.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        auto less = [&](std::size_t x, std::size_t y) {
+          return cs.src[x] != cs.src[y] ? cs.src[x] < cs.src[y] : cs.dst[x] < cs.dst[y];
+        };
+        std::stable_sort(order.begin(), order.end(), less);
+        std::vector<std::uint8_t> mask(b.insertions() * k, 0);
+        for (std::size_t j = 0; j < b.insertions(); ++j) {
+          vertex_t const u = b.insert_src()[j], v = b.insert_dst()[j];
+          auto it = std::lower_bound(order.begin(), order.end(), std::size_t{0}, [&](std::size_t x, std::size_t) {
+            return cs.src[x] != u ? cs.src[x] < u : cs.dst[x] < v;
+          });
+          if (it == order.end() || cs.src[*it] != u || cs.dst[*it] != v) continue;  // unchanged
+          auto const r = *it;
+          if (cs.kind[r] == change_kind::inserted) continue;
+          auto const t = a.targets(u);
+          auto const pos = static_cast<std::size_t>(std::find(t.begin(), t.end(), v) - t.begin());
+          if (pos == t.size()) continue;
+          for (std::size_t c = 0; c < k; ++c)
+            mask[j * k + c] = a.weights(u, static_cast<int>(c))[pos] > cs.old_w[r * k + c] ? 1 : 0;
+        }
+        return mask;
+      },
+      g.last_changes);
+}
+
+}  // namespace detail
+
+commit_stats graph::commit(resources const& res, batch const& b)
+{
+  scoped_stage stage(res.profiler(), "graph.commit");
+  auto& g = *impl_;
+  auto stats = std::visit([&](auto& store) { return detail::commit_impl(res, g, store, b); }, g.store);
+  ++g.version;  // always, also for an empty batch: one commit, one version (docs/adr/0002)
+  return stats;
+}
+
+}  // namespace dyng

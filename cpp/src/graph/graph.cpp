@@ -1,0 +1,377 @@
+// Graph construction, accessors and copies. Commit lives in commit.cpp; layout in layout.hpp.
+#include "dyng/graph/graph.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "dyng/core/error.hpp"
+#include "graph/graph_impl.hpp"
+#include "graph/layout.hpp"
+
+namespace dyng {
+namespace detail {
+
+std::uint64_t next_graph_id() noexcept
+{
+  static std::atomic<std::uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+}  // namespace detail
+
+namespace {
+using detail::idx;
+
+template <class W>
+constexpr dyng::weight_type weight_type_of() noexcept
+{
+  return std::is_same_v<W, double> ? dyng::weight_type::float64 : dyng::weight_type::int32;
+}
+
+template <class W>
+bool valid_weight(W w) noexcept
+{
+  if constexpr (std::is_floating_point_v<W>)
+    return std::isfinite(w) && w >= 0;
+  else
+    return w >= 0;
+}
+
+std::string edge_str(vertex_t u, vertex_t v)
+{
+  return "(" + std::to_string(u) + ", " + std::to_string(v) + ")";
+}
+
+template <class W>
+void check_options(char const* fn, graph_options const& opts)
+{
+  DYNG_EXPECTS(opts.k >= 1, std::string(fn) + ": opts.k=" + std::to_string(opts.k) +
+                                "; a graph needs at least one weight column");
+  DYNG_EXPECTS(opts.weight_type == weight_type_of<W>(),
+               std::string(fn) + ": the weights given are " + std::string(to_string(weight_type_of<W>())) +
+                   " but opts.weight_type is " + std::string(to_string(opts.weight_type)) +
+                   "; pass weights of the declared type or change opts.weight_type");
+}
+
+template <class W>
+void check_weights(char const* fn, char const* row_name, std::size_t m, std::span<W const> weights, int k,
+                   auto endpoints)
+{
+  std::size_t const kk = static_cast<std::size_t>(k);
+  DYNG_EXPECTS(weights.empty() || weights.size() == m * kk,
+               std::string(fn) + ": " + std::to_string(weights.size()) + " weights for " + std::to_string(m) +
+                   " arcs with k=" + std::to_string(k) + "; pass m*k weights (row-major) or none (all 1)");
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    if (!valid_weight(weights[i])) {
+      auto const [u, v] = endpoints(i / kk);
+      DYNG_EXPECTS(false, std::string(fn) + ": " + row_name + " " + std::to_string(i / kk) + " " + edge_str(u, v) +
+                              ", weight column " + std::to_string(i % kk) + " is " + std::to_string(weights[i]) +
+                              "; weights must be finite and non-negative");
+    }
+  }
+}
+
+/// A compact CSR being built, weights row-major.
+template <class W>
+struct compact {
+  std::vector<edge_t> offsets;
+  std::vector<vertex_t> targets;
+  std::vector<W> weights;
+};
+
+/// Stable transpose: in-row v lists the sources of arcs into v by ascending source, each row's
+/// copies in stored order (the copy correspondence graph_impl.hpp relies on).
+template <class W>
+compact<W> transpose(compact<W> const& c, std::size_t n, std::size_t k)
+{
+  compact<W> t;
+  t.offsets.assign(n + 1, 0);
+  for (auto v : c.targets) ++t.offsets[idx(v) + 1];
+  for (std::size_t v = 0; v < n; ++v) t.offsets[v + 1] += t.offsets[v];
+  t.targets.resize(c.targets.size());
+  t.weights.resize(c.weights.size());
+  std::vector<edge_t> pos(t.offsets.begin(), t.offsets.end() - 1);
+  for (std::size_t u = 0; u < n; ++u) {
+    for (auto e = idx(c.offsets[u]); e < idx(c.offsets[u + 1]); ++e) {
+      auto const p = idx(pos[idx(c.targets[e])]++);
+      t.targets[p] = static_cast<vertex_t>(u);
+      std::copy_n(c.weights.begin() + static_cast<std::ptrdiff_t>(e * k), k,
+                  t.weights.begin() + static_cast<std::ptrdiff_t>(p * k));
+    }
+  }
+  return t;
+}
+
+/// Applies the duplicate policy to each row of `c` (parallel arcs are adjacent or not; a
+/// per-target mark finds them in O(n + m)). `row_of_arc(e)` names input rows for messages.
+template <class W>
+void apply_duplicate_policy(char const* fn, compact<W>& c, std::size_t n, std::size_t k, duplicate_edges policy,
+                            auto input_row)
+{
+  if (policy == duplicate_edges::keep) return;
+  std::vector<edge_t> first(n, -1);  // position of target t's first arc in the current row
+  std::vector<vertex_t> row_of(n, no_vertex);
+  std::size_t out = 0;
+  edge_t new_begin = 0;
+  for (std::size_t u = 0; u < n; ++u) {
+    auto const b = idx(c.offsets[u]);
+    auto const e = idx(c.offsets[u + 1]);
+    c.offsets[u] = new_begin;
+    for (auto a = b; a < e; ++a) {
+      auto const t = idx(c.targets[a]);
+      if (row_of[t] == static_cast<vertex_t>(u)) {
+        auto const keep = idx(first[t]);
+        DYNG_EXPECTS(policy != duplicate_edges::error,
+                     std::string(fn) + ": " + input_row(keep) + " and " + input_row(a) + " both give the arc " +
+                         edge_str(static_cast<vertex_t>(u), c.targets[a]) +
+                         "; remove the duplicate, or pass duplicate_edges::min_weight or keep");
+        for (std::size_t j = 0; j < k; ++j) c.weights[keep * k + j] = std::min(c.weights[keep * k + j], c.weights[a * k + j]);
+        continue;
+      }
+      row_of[t] = static_cast<vertex_t>(u);
+      first[t] = static_cast<edge_t>(out);
+      c.targets[out] = c.targets[a];
+      if (out != a)
+        for (std::size_t j = 0; j < k; ++j) c.weights[out * k + j] = c.weights[a * k + j];
+      ++out;
+    }
+    new_begin = static_cast<edge_t>(out);
+  }
+  c.offsets[n] = new_begin;
+  c.targets.resize(out);
+  c.weights.resize(out * k);
+}
+
+/// Finishes a graph from its compact out-CSR (directed: also its stable transpose).
+template <class W>
+std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_options const& opts)
+{
+    auto impl = std::make_unique<detail::graph_impl>();
+    impl->id = detail::next_graph_id();
+    impl->version = 0;
+    impl->n = n;
+    impl->m = static_cast<edge_t>(c.targets.size());
+    impl->k = opts.k;
+    impl->directed = opts.directed;
+    impl->duplicates = opts.duplicates;
+    detail::graph_store<W> store;
+    store.out = detail::adjacency_from_compact<W>(c.offsets, c.targets, c.weights, opts.k);
+    if (opts.directed) {
+      auto const t = transpose(c, idx(n), static_cast<std::size_t>(opts.k));
+      store.in = detail::adjacency_from_compact<W>(t.offsets, t.targets, t.weights, opts.k);
+    }
+    impl->store = std::move(store);
+    impl->last_changes = detail::change_set<W>{};
+    return impl;
+}
+
+template <class W>
+std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
+                       std::span<W const> weights, graph_options const& opts)
+{
+  char const* fn = "graph::from_edges";
+  check_options<W>(fn, opts);
+  DYNG_EXPECTS(n >= 0, std::string(fn) + ": n=" + std::to_string(n) + "; the vertex count must be >= 0");
+  DYNG_EXPECTS(src.size() == dst.size(), std::string(fn) + ": " + std::to_string(src.size()) + " sources but " +
+                                             std::to_string(dst.size()) + " targets; pass one of each per edge");
+  std::size_t const m = src.size();
+  std::size_t const k = static_cast<std::size_t>(opts.k);
+  for (std::size_t e = 0; e < m; ++e) {
+    for (vertex_t x : {src[e], dst[e]})
+      DYNG_EXPECTS(x >= 0 && x < n, std::string(fn) + ": edge " + std::to_string(e) + " " + edge_str(src[e], dst[e]) +
+                                        ": vertex " + std::to_string(x) + " out of range [0, " + std::to_string(n) +
+                                        "); ids are 0-based");
+  }
+  check_weights<W>(fn, "edge", m, weights, opts.k, [&](std::size_t e) { return std::pair{src[e], dst[e]}; });
+
+  // Arcs: the edge itself, and on an undirected graph its reverse (a self-loop is one arc).
+  std::size_t const nn = idx(n);
+  std::vector<std::size_t> arc_edge;  // input edge of each arc
+  std::vector<vertex_t> arc_src, arc_dst;
+  std::size_t const max_arcs = opts.directed ? m : 2 * m;
+  arc_edge.reserve(max_arcs);
+  arc_src.reserve(max_arcs);
+  arc_dst.reserve(max_arcs);
+  for (std::size_t e = 0; e < m; ++e) {
+    arc_edge.push_back(e);
+    arc_src.push_back(src[e]);
+    arc_dst.push_back(dst[e]);
+    if (!opts.directed && src[e] != dst[e]) {
+      arc_edge.push_back(e);
+      arc_src.push_back(dst[e]);
+      arc_dst.push_back(src[e]);
+    }
+  }
+  // Counting sort by source (stable), then each row by target (stable: copies keep input order).
+  compact<W> c;
+  c.offsets.assign(nn + 1, 0);
+  for (auto u : arc_src) ++c.offsets[idx(u) + 1];
+  for (std::size_t v = 0; v < nn; ++v) c.offsets[v + 1] += c.offsets[v];
+  std::vector<std::size_t> order(arc_src.size());
+  {
+    std::vector<edge_t> pos(c.offsets.begin(), c.offsets.end() - 1);
+    for (std::size_t a = 0; a < arc_src.size(); ++a) order[idx(pos[idx(arc_src[a])]++)] = a;
+  }
+  for (std::size_t u = 0; u < nn; ++u)
+    std::stable_sort(order.begin() + c.offsets[u], order.begin() + c.offsets[u + 1],
+                     [&](std::size_t a, std::size_t b) { return arc_dst[a] < arc_dst[b]; });
+  c.targets.resize(order.size());
+  c.weights.resize(order.size() * k);
+  std::vector<std::size_t> input_edge(order.size());
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    auto const a = order[p];
+    c.targets[p] = arc_dst[a];
+    input_edge[p] = arc_edge[a];
+    for (std::size_t j = 0; j < k; ++j) c.weights[p * k + j] = weights.empty() ? W{1} : weights[arc_edge[a] * k + j];
+  }
+  apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates,
+                            [&](std::size_t p) { return "edge " + std::to_string(input_edge[p]); });
+  return make_impl(std::move(c), n, opts);
+}
+
+template <class W>
+std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offsets, std::span<vertex_t const> targets, std::span<W const> weights,
+                     graph_options const& opts)
+{
+  char const* fn = "graph::from_csr";
+  check_options<W>(fn, opts);
+  DYNG_EXPECTS(opts.directed, std::string(fn) + ": opts.directed is false; from_csr builds directed graphs, "
+                                                "use from_edges for an undirected graph");
+  DYNG_EXPECTS(!offsets.empty(), std::string(fn) + ": offsets is empty; pass n+1 offsets (at least {0})");
+  DYNG_EXPECTS(offsets.size() - 1 <= static_cast<std::size_t>(std::numeric_limits<vertex_t>::max()),
+               std::string(fn) + ": " + std::to_string(offsets.size() - 1) + " vertices; at most 2^31-1 are supported");
+  auto const n = static_cast<vertex_t>(offsets.size() - 1);
+  std::size_t const nn = idx(n);
+  DYNG_EXPECTS(offsets[0] == 0, std::string(fn) + ": offsets[0] is " + std::to_string(offsets[0]) + "; it must be 0");
+  for (std::size_t v = 0; v < nn; ++v)
+    DYNG_EXPECTS(offsets[v + 1] >= offsets[v], std::string(fn) + ": offsets[" + std::to_string(v + 1) + "]=" +
+                                                   std::to_string(offsets[v + 1]) + " < offsets[" + std::to_string(v) +
+                                                   "]=" + std::to_string(offsets[v]) + "; offsets must not decrease");
+  DYNG_EXPECTS(idx(offsets[nn]) == targets.size(),
+               std::string(fn) + ": offsets[n]=" + std::to_string(offsets[nn]) + " but " +
+                   std::to_string(targets.size()) + " targets; offsets[n] must equal the number of targets");
+  std::size_t const m = targets.size();
+  std::size_t const k = static_cast<std::size_t>(opts.k);
+  // Source of arc e, for messages only (binary search on the offsets).
+  auto source_of = [&](std::size_t e) {
+    auto const it = std::upper_bound(offsets.begin(), offsets.end(), static_cast<edge_t>(e));
+    return static_cast<vertex_t>(it - offsets.begin() - 1);
+  };
+  for (std::size_t e = 0; e < m; ++e)
+    DYNG_EXPECTS(targets[e] >= 0 && targets[e] < n,
+                 std::string(fn) + ": arc " + std::to_string(e) + " " + edge_str(source_of(e), targets[e]) +
+                     ": vertex " + std::to_string(targets[e]) + " out of range [0, " + std::to_string(n) +
+                     "); ids are 0-based");
+  check_weights<W>(fn, "arc", m, weights, opts.k, [&](std::size_t e) { return std::pair{source_of(e), targets[e]}; });
+
+  compact<W> c;
+  c.offsets.assign(offsets.begin(), offsets.end());
+  c.targets.assign(targets.begin(), targets.end());
+  if (weights.empty())
+    c.weights.assign(m * k, W{1});
+  else
+    c.weights.assign(weights.begin(), weights.end());
+  apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates, [](std::size_t e) { return "arc " + std::to_string(e); });
+  return make_impl(std::move(c), n, opts);
+}
+
+}  // namespace
+
+graph graph::from_edges(resources const&, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
+                        std::span<std::int32_t const> weights, graph_options const& opts)
+{
+  return graph(build_from_edges<std::int32_t>(n, src, dst, weights, opts));
+}
+
+graph graph::from_edges(resources const&, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
+                        std::span<double const> weights, graph_options const& opts)
+{
+  return graph(build_from_edges<double>(n, src, dst, weights, opts));
+}
+
+graph graph::from_csr(resources const&, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
+                      std::span<std::int32_t const> weights, graph_options const& opts)
+{
+  return graph(build_from_csr<std::int32_t>(offsets, targets, weights, opts));
+}
+
+graph graph::from_csr(resources const&, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
+                      std::span<double const> weights, graph_options const& opts)
+{
+  return graph(build_from_csr<double>(offsets, targets, weights, opts));
+}
+
+graph::graph(std::unique_ptr<detail::graph_impl> impl) noexcept : impl_(std::move(impl)) {}
+graph::graph(graph&&) noexcept = default;
+graph& graph::operator=(graph&&) noexcept = default;
+graph::~graph() = default;
+
+graph graph::clone() const
+{
+  auto copy = std::make_unique<detail::graph_impl>(*impl_);
+  copy->id = detail::next_graph_id();
+  return graph(std::move(copy));
+}
+
+vertex_t graph::num_vertices() const noexcept { return impl_->n; }
+edge_t graph::num_edges() const noexcept { return impl_->m; }
+int graph::k() const noexcept { return impl_->k; }
+dyng::weight_type graph::weight_type() const noexcept
+{
+  return std::holds_alternative<detail::graph_store<double>>(impl_->store) ? dyng::weight_type::float64
+                                                                          : dyng::weight_type::int32;
+}
+bool graph::directed() const noexcept { return impl_->directed; }
+duplicate_edges graph::duplicates() const noexcept { return impl_->duplicates; }
+std::uint64_t graph::id() const noexcept { return impl_->id; }
+std::uint64_t graph::version() const noexcept { return impl_->version; }
+
+host_csr graph::to_csr() const
+{
+  return std::visit(
+      [&](auto const& store) {
+        using W = typename std::remove_cvref_t<decltype(store.out.weight)>::value_type;
+        auto const& a = store.out;
+        std::size_t const n = idx(impl_->n);
+        std::size_t const k = static_cast<std::size_t>(impl_->k);
+        std::size_t const cap = a.target.size();
+        host_csr out;
+        out.offsets.resize(n + 1);
+        out.offsets[0] = 0;
+        for (std::size_t v = 0; v < n; ++v) out.offsets[v + 1] = out.offsets[v] + a.degree[v];
+        out.targets.resize(idx(out.offsets[n]));
+        std::vector<W> w(out.targets.size() * k);
+        for (std::size_t v = 0; v < n; ++v) {
+          auto const from = idx(a.begin[v]);
+          auto const to = idx(out.offsets[v]);
+          for (std::size_t i = 0; i < idx(a.degree[v]); ++i) {
+            out.targets[to + i] = a.target[from + i];
+            for (std::size_t c = 0; c < k; ++c) w[(to + i) * k + c] = a.weight[c * cap + from + i];
+          }
+        }
+        out.weights = std::move(w);
+        return out;
+      },
+      impl_->store);
+}
+
+bool graph::has_edge(vertex_t u, vertex_t v) const
+{
+  auto const n = impl_->n;
+  DYNG_EXPECTS(u >= 0 && u < n && v >= 0 && v < n,
+               "graph::has_edge" + edge_str(u, v) + ": vertex out of range [0, " + std::to_string(n) +
+                   "); ids are 0-based");
+  return std::visit(
+      [&](auto const& store) {
+        auto const t = store.out.targets(u);
+        return std::find(t.begin(), t.end(), v) != t.end();
+      },
+      impl_->store);
+}
+
+}  // namespace dyng

@@ -1,0 +1,83 @@
+#pragma once
+// Laying out a CSR with slack (graph construction and the regrow path of commit). See
+// graph_impl.hpp for the layout and docs/adr/0002 for the slack rule.
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "graph/graph_impl.hpp"
+
+namespace dyng::detail {
+
+inline std::size_t idx(edge_t i) noexcept { return static_cast<std::size_t>(i); }
+inline std::size_t idx(vertex_t i) noexcept { return static_cast<std::size_t>(i); }
+
+/// Free slots a row of `degree` live arcs gets when laid out: max(2, degree / 4). A quarter
+/// bounds the memory overhead at 25% on large rows; two spare slots keep the many short rows
+/// of sparse graphs from regrowing on their first insertions.
+inline edge_t slack_for(edge_t degree) noexcept { return std::max<edge_t>(2, degree / 4); }
+
+/// An adjacency laid out from a compact CSR (offsets n+1, targets, weights row-major k per arc).
+template <class W>
+adjacency<W> adjacency_from_compact(std::span<edge_t const> offsets, std::span<vertex_t const> targets,
+                                    std::span<W const> weights, int k)
+{
+  adjacency<W> a;
+  std::size_t const n = offsets.size() - 1;
+  a.begin.resize(n + 1);
+  a.degree.resize(n);
+  a.begin[0] = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    a.degree[v] = offsets[v + 1] - offsets[v];
+    a.begin[v + 1] = a.begin[v] + a.degree[v] + slack_for(a.degree[v]);
+  }
+  std::size_t const cap = idx(a.begin[n]);
+  std::size_t const kk = static_cast<std::size_t>(k);
+  a.target.assign(cap, no_vertex);
+  a.weight.assign(cap * kk, W{});
+  for (std::size_t v = 0; v < n; ++v) {
+    std::size_t const from = idx(offsets[v]);
+    std::size_t const to = idx(a.begin[v]);
+    for (std::size_t i = 0; i < idx(a.degree[v]); ++i) {
+      a.target[to + i] = targets[from + i];
+      for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + to + i] = weights[(from + i) * kk + c];
+    }
+  }
+  return a;
+}
+
+/// Re-lays every row of `a` in one pass with fresh slack: row v gets room(v) live slots (at
+/// least its degree) plus slack_for(room(v)). Live arcs keep their order; row-relative
+/// positions stay valid. Allocates the new arrays first, so `a` is untouched if that throws.
+template <class W, class Room>
+void relayout(adjacency<W>& a, int k, Room room)
+{
+  std::size_t const n = a.degree.size();
+  std::size_t const kk = static_cast<std::size_t>(k);
+  std::vector<edge_t> begin(n + 1);
+  begin[0] = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    edge_t const r = std::max(a.degree[v], room(static_cast<vertex_t>(v)));
+    begin[v + 1] = begin[v] + r + slack_for(r);
+  }
+  std::size_t const cap = idx(begin[n]);
+  std::size_t const old_cap = a.target.size();
+  std::vector<vertex_t> target(cap, no_vertex);
+  std::vector<W> weight(cap * kk, W{});
+  for (std::size_t v = 0; v < n; ++v) {
+    std::size_t const from = idx(a.begin[v]);
+    std::size_t const to = idx(begin[v]);
+    std::size_t const d = idx(a.degree[v]);
+    std::copy_n(a.target.begin() + static_cast<std::ptrdiff_t>(from), d,
+                target.begin() + static_cast<std::ptrdiff_t>(to));
+    for (std::size_t c = 0; c < kk; ++c)
+      std::copy_n(a.weight.begin() + static_cast<std::ptrdiff_t>(c * old_cap + from), d,
+                  weight.begin() + static_cast<std::ptrdiff_t>(c * cap + to));
+  }
+  a.begin.swap(begin);
+  a.target.swap(target);
+  a.weight.swap(weight);
+}
+
+}  // namespace dyng::detail
