@@ -1,0 +1,221 @@
+// Parsers of batch files (the CLI's `+ - =` format and the MOSP insert/delete files) and of
+// result files (`v d` distances, `v p` parents).
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/graph/batch.hpp"
+#include "io/parse.hpp"
+#include "io/text.hpp"
+
+namespace dyng::io::detail {
+namespace {
+
+constexpr std::int64_t max_id = std::numeric_limits<vertex_t>::max();
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+vertex_t batch_vertex(std::string_view field, std::int64_t id_offset, std::string_view name, std::int64_t line,
+                      std::string_view raw, std::string_view form)
+{
+  std::int64_t id = 0;
+  if (!to_int(field, id)) fail_expected(name, line, form, raw);
+  if (id < id_offset) {
+    fail(name, line, "vertex id " + num(id) + " is below the first id " + num(id_offset) +
+                         (id_offset == 1 ? " of this graph's file (1-based)" : " (ids are 0-based)"));
+  }
+  if (id - id_offset > max_id) fail(name, line, "vertex id " + num(id) + " exceeds the supported maximum");
+  return static_cast<vertex_t>(id - id_offset);
+}
+
+double batch_weight(std::string_view field, std::string_view name, std::int64_t line, std::string_view raw,
+                    std::string_view form)
+{
+  double w = 0;
+  bool integral = false;
+  if (!to_number(field, w, integral)) fail_expected(name, line, form, raw);
+  if (!std::isfinite(w)) fail(name, line, "weight '" + excerpt(field) + "' is not a finite number");
+  if (w < 0) fail(name, line, "negative weight " + excerpt(field) + "; dyng needs non-negative weights");
+  return w;
+}
+
+}  // namespace
+
+void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b)
+{
+  auto const k = static_cast<std::size_t>(b.k());
+  std::string const ins_form = "+ <u> <v> <w1> .. <w" + num(b.k()) + ">";
+  std::string const chg_form = "= <u> <v> <w1> .. <w" + num(b.k()) + ">";
+  constexpr std::string_view del_form = "- <u> <v>";
+  constexpr std::string_view any_form = "+ <u> <v> <w..>' or '- <u> <v>' or '= <u> <v> <w..>";
+  std::vector<double> w(k);
+
+  line_reader lr(text);
+  std::string_view line;
+  std::string_view t;
+  while (lr.next(line)) {
+    auto body = line;
+    if (auto const hash = body.find('#'); hash != std::string_view::npos) body = body.substr(0, hash);
+    fields f(body);
+    if (!f.next(t)) continue;
+    auto const ln = lr.line_no();
+    if (t != "+" && t != "-" && t != "=") fail_expected(name, ln, any_form, line);
+    char const op = t.front();
+    std::string_view const form = op == '+' ? std::string_view(ins_form) : op == '=' ? std::string_view(chg_form) : del_form;
+    std::string_view tu, tv;
+    if (!f.next(tu) || !f.next(tv)) fail_expected(name, ln, form, line);
+    auto const u = batch_vertex(tu, id_offset, name, ln, line, form);
+    auto const v = batch_vertex(tv, id_offset, name, ln, line, form);
+    if (op == '-') {
+      if (!f.at_end()) fail_expected(name, ln, form, line);
+      b.erase(u, v);
+      continue;
+    }
+    std::size_t count = 0;
+    while (f.next(t)) {
+      if (count == k) fail(name, ln, "more than k = " + num(b.k()) + " weights in '" + excerpt(line) + "'");
+      w[count++] = batch_weight(t, name, ln, line, form);
+    }
+    if (count == 0 && op == '+') {
+      std::fill(w.begin(), w.end(), 1.0);  // an unweighted insertion
+    } else if (count != k) {
+      fail(name, ln, "expected k = " + num(b.k()) + " weights, got " + num(static_cast<std::int64_t>(count)) +
+                         " in '" + excerpt(line) + "'");
+    }
+    if (op == '+') {
+      b.insert(u, v, w);
+    } else {
+      b.set_weights(u, v, w);
+    }
+  }
+}
+
+void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b)
+{
+  auto const k = static_cast<std::size_t>(b.k());
+  std::string const form = "<u> <v> <w0> .. <w" + num(b.k() - 1) + ">";
+  std::vector<double> w(k);
+  line_reader lr(text);
+  std::string_view line;
+  std::string_view t;
+  while (lr.next(line)) {
+    fields f(line);
+    if (!f.next(t)) continue;
+    auto const ln = lr.line_no();
+    std::string_view tv;
+    if (!f.next(tv)) fail_expected(name, ln, form, line);
+    auto const u = batch_vertex(t, 0, name, ln, line, form);
+    auto const v = batch_vertex(tv, 0, name, ln, line, form);
+    std::size_t count = 0;
+    while (f.next(t)) {
+      std::int64_t x = 0;
+      if (count == k || !to_int(t, x)) fail_expected(name, ln, form, line);
+      if (x < 0) fail(name, ln, "negative weight " + num(x) + "; dyng needs non-negative weights");
+      if (x > std::numeric_limits<std::int32_t>::max()) fail(name, ln, "weight " + num(x) + " exceeds the int32 range");
+      w[count++] = static_cast<double>(x);
+    }
+    if (count != k) fail_expected(name, ln, form, line);
+    b.insert(u, v, w);
+  }
+}
+
+void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b)
+{
+  constexpr std::string_view form = "<u> <v>";
+  line_reader lr(text);
+  std::string_view line;
+  std::string_view t;
+  while (lr.next(line)) {
+    fields f(line);
+    if (!f.next(t)) continue;
+    auto const ln = lr.line_no();
+    std::string_view tv;
+    if (!f.next(tv) || !f.at_end()) fail_expected(name, ln, form, line);
+    b.erase(batch_vertex(t, 0, name, ln, line, form), batch_vertex(tv, 0, name, ln, line, form));
+  }
+}
+
+namespace {
+
+/// Collects `v x` rows, then places them, checking each vertex 0..n-1 appears once.
+template <class T, class Parse>
+std::vector<T> parse_vertex_rows(std::string_view text, std::string_view name, std::string_view form, Parse parse)
+{
+  std::vector<std::pair<std::int64_t, T>> rows;
+  std::vector<std::int64_t> lines;
+  line_reader lr(text);
+  std::string_view line;
+  std::string_view t;
+  while (lr.next(line)) {
+    fields f(line);
+    if (!f.next(t)) continue;
+    auto const ln = lr.line_no();
+    std::string_view tx;
+    std::int64_t v = 0;
+    if (!to_int(t, v) || v < 0 || !f.next(tx) || !f.at_end()) fail_expected(name, ln, form, line);
+    rows.emplace_back(v, parse(tx, ln, line));
+    lines.push_back(ln);
+  }
+  auto const n = static_cast<std::int64_t>(rows.size());
+  if (n > max_id) fail(name, 0, "more than " + num(max_id) + " vertices");
+  std::vector<T> out(rows.size());
+  std::vector<std::int64_t> seen(rows.size(), 0);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto const v = rows[i].first;
+    if (v >= n) fail(name, lines[i], "vertex " + num(v) + " out of range [0, " + num(n - 1) + "]: the file has " +
+                                         num(n) + " rows, one per vertex");
+    auto const slot = static_cast<std::size_t>(v);
+    if (seen[slot] != 0) fail(name, lines[i], "vertex " + num(v) + " appears twice (first on line " + num(seen[slot]) + ")");
+    seen[slot] = lines[i];
+    out[slot] = rows[i].second;
+  }
+  return out;
+}
+
+}  // namespace
+
+distance_array parse_distances(std::string_view text, std::string_view name, dyng::weight_type w)
+{
+  if (w == dyng::weight_type::int32) {
+    return parse_vertex_rows<std::int64_t>(text, name, "<v> <distance>' or '<v> INF",
+                                           [&](std::string_view f, std::int64_t ln, std::string_view raw) {
+                                             if (f == "INF") return std::numeric_limits<std::int64_t>::max();
+                                             std::int64_t d = 0;
+                                             if (!to_int(f, d) || d < 0)
+                                               fail_expected(name, ln, "<v> <distance>' or '<v> INF", raw);
+                                             return d;
+                                           });
+  }
+  return parse_vertex_rows<double>(text, name, "<v> <distance>' or '<v> INF",
+                                   [&](std::string_view f, std::int64_t ln, std::string_view raw) {
+                                     if (f == "INF") return std::numeric_limits<double>::infinity();
+                                     double d = 0;
+                                     bool integral = false;
+                                     if (!to_number(f, d, integral) || !(d >= 0) || std::isinf(d))
+                                       fail_expected(name, ln, "<v> <distance>' or '<v> INF", raw);
+                                     return d;
+                                   });
+}
+
+std::vector<vertex_t> parse_parents(std::string_view text, std::string_view name)
+{
+  auto parents = parse_vertex_rows<vertex_t>(text, name, "<v> <parent>",
+                                             [&](std::string_view f, std::int64_t ln, std::string_view raw) {
+                                               std::int64_t p = 0;
+                                               if (!to_int(f, p) || p < -1 || p > max_id)
+                                                 fail_expected(name, ln, "<v> <parent>", raw);
+                                               return static_cast<vertex_t>(p);
+                                             });
+  auto const n = static_cast<vertex_t>(parents.size());
+  for (std::size_t v = 0; v < parents.size(); ++v) {
+    if (parents[v] >= n) {
+      fail(name, 0, "vertex " + num(static_cast<std::int64_t>(v)) + " has parent " + num(parents[v]) +
+                        ", out of range [-1, " + num(n - 1) + "]");
+    }
+  }
+  return parents;
+}
+
+}  // namespace dyng::io::detail

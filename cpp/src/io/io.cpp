@@ -1,0 +1,263 @@
+// dyng::io entry points: find and decompress the input, pick the parser, build the graph, and
+// the portable weight generator for unweighted inputs.
+#include "dyng/io/io.hpp"
+
+#include <algorithm>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "io/parse.hpp"
+#include "io/text.hpp"
+
+namespace dyng::io {
+
+std::string_view to_string(format f) noexcept
+{
+  switch (f) {
+    case format::automatic: return "automatic";
+    case format::dimacs: return "dimacs";
+    case format::snap: return "snap";
+    case format::matrix_market: return "matrix_market";
+    case format::csv: return "csv";
+    case format::tntp: return "tntp";
+    case format::mosp_csr: return "mosp_csr";
+  }
+  return "unknown";
+}
+
+std::optional<format> parse_format(std::string_view name) noexcept
+{
+  using detail::iequals;
+  if (iequals(name, "automatic") || iequals(name, "auto")) return format::automatic;
+  if (iequals(name, "dimacs") || iequals(name, "gr")) return format::dimacs;
+  if (iequals(name, "snap") || iequals(name, "txt") || iequals(name, "edges")) return format::snap;
+  if (iequals(name, "matrix_market") || iequals(name, "mtx")) return format::matrix_market;
+  if (iequals(name, "csv") || iequals(name, "tsv")) return format::csv;
+  if (iequals(name, "tntp")) return format::tntp;
+  if (iequals(name, "mosp_csr") || iequals(name, "mosp")) return format::mosp_csr;
+  return std::nullopt;
+}
+
+void fill_random_weights(std::uint64_t seed, std::span<std::int32_t> out, std::int32_t lo, std::int32_t hi)
+{
+  DYNG_EXPECTS(lo <= hi, "fill_random_weights: lo " + std::to_string(lo) + " > hi " + std::to_string(hi));
+  auto const range = static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - lo + 1);  // <= 2^32
+  std::uint64_t state = seed;
+  for (auto& w : out) {
+    // splitmix64 (Steele, Lea, Flood 2014; constants as in Vigna's reference code).
+    state += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    // Multiply-shift maps the top 32 bits onto [0, range) without a division (Lemire 2019).
+    w = static_cast<std::int32_t>(lo + static_cast<std::int64_t>(((z >> 32) * range) >> 32));
+  }
+}
+
+format format_from_path(std::filesystem::path const& path)
+{
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return format::mosp_csr;
+  return detail::format_from_name(path.filename().string());
+}
+
+namespace {
+
+using detail::edge_list;
+
+detail::parse_options parse_opts(read_options const& o)
+{
+  return {.weight_type = o.weight_type, .file_weights = o.file_weights, .tntp_columns = o.tntp_columns};
+}
+
+void check_options(read_options const& o)
+{
+  DYNG_EXPECTS(o.k >= 1, "read_options::k is " + std::to_string(o.k) + "; it must be >= 1");
+  for (auto const& c : o.tntp_columns)
+    DYNG_EXPECTS(!c.empty(), "read_options::tntp_columns holds an empty name");
+}
+
+template <class W>
+std::vector<W> convert(std::vector<double> const& w)
+{
+  std::vector<W> out(w.size());
+  std::transform(w.begin(), w.end(), out.begin(), [](double x) { return static_cast<W>(x); });
+  return out;
+}
+
+graph_file build(resources const& res, edge_list el, read_options const& opts)
+{
+  bool directed = opts.directed.value_or(el.directed);
+  if (el.is_csr() && !directed)
+    throw invalid_argument("the MOSP CSR format holds a directed graph; read it with directed unset or true");
+  bool const weighted = el.k > 0 && opts.file_weights;
+  auto const wt = opts.weight_type.value_or(weighted && el.float_weights ? weight_type::float64 : weight_type::int32);
+  int const k = weighted ? el.k : opts.k;
+  auto const arcs = el.size();
+
+  std::string weights_desc;
+  std::vector<std::string> names = el.weight_names;
+  if (weighted) {
+    weights_desc = "weights from the file (" + std::to_string(k) + " column" + (k > 1 ? "s" : "") + ")";
+  } else if (opts.random_weight_seed) {
+    el.weights = {};
+    std::vector<std::int32_t> gen(arcs * static_cast<std::size_t>(k));
+    fill_random_weights(*opts.random_weight_seed, gen);
+    el.weights.assign(gen.begin(), gen.end());
+    weights_desc = "weights generated: uniform integers in [1, 100], splitmix64 seed " +
+                   std::to_string(*opts.random_weight_seed) + ", in file order (the file has " +
+                   (el.k > 0 ? "weights, ignored" : "none") + ")";
+  } else {
+    el.weights.clear();
+    weights_desc = std::string("every weight 1 (the file has ") + (el.k > 0 ? "weights, ignored" : "none") + ")";
+  }
+  if (!weighted) {
+    names.clear();
+    for (int c = 0; c < k; ++c) names.push_back("w" + std::to_string(c));
+  }
+  int const wk = el.weights.empty() ? 0 : k;  // columns actually held in el.weights
+
+  // A symmetric matrix read as directed: each off-diagonal entry stands for both arcs.
+  if (el.symmetric && directed) {
+    for (std::size_t i = 0; i < arcs; ++i) {
+      if (el.src[i] == el.dst[i]) continue;
+      el.src.push_back(el.dst[i]);
+      el.dst.push_back(el.src[i]);
+      for (int c = 0; c < wk; ++c) el.weights.push_back(el.weights[i * static_cast<std::size_t>(wk) + static_cast<std::size_t>(c)]);
+    }
+  }
+
+  graph_options const go{.directed = directed,
+                         .k = k,
+                         .weight_type = wt,
+                         .duplicates = el.is_csr() ? duplicate_edges::keep : opts.duplicates};
+  auto const n = static_cast<vertex_t>(el.n);
+  auto make = [&](auto const& w) {
+    using W = typename std::decay_t<decltype(w)>::value_type;
+    std::span<W const> ws(w);
+    return el.is_csr() ? graph::from_csr(res, el.offsets, el.dst, ws, go)
+                       : graph::from_edges(res, n, el.src, el.dst, ws, go);
+  };
+  auto g = wt == weight_type::int32 ? make(convert<std::int32_t>(el.weights)) : make(el.weights);
+
+  std::string desc = el.summary + "; " + (directed ? "directed" : "undirected") + "; " + weights_desc + "; " +
+                     std::string(dyng::to_string(wt)) + " weights";
+  return graph_file{std::move(g), el.format, el.id_offset, std::move(names), std::move(desc)};
+}
+
+edge_list parse_bytes(std::string_view bytes, std::string_view name, format f, read_options const& opts)
+{
+  std::string storage;
+  auto const text = detail::maybe_gunzip(bytes, name, storage);
+  if (f == format::automatic) f = detail::format_from_name(name);
+  if (f == format::automatic) f = detail::sniff_format(text);
+  return detail::parse_text(text, name, f, parse_opts(opts));
+}
+
+/// `dir/stem.txt`, or `dir/stem.txt.gz` when only that exists.
+std::filesystem::path triplet_file(std::filesystem::path const& dir, std::string const& stem)
+{
+  auto plain = dir / (stem + ".txt");
+  std::error_code ec;
+  if (!std::filesystem::exists(plain, ec)) {
+    auto gz = dir / (stem + ".txt.gz");
+    if (std::filesystem::exists(gz, ec)) return gz;
+  }
+  return plain;
+}
+
+edge_list parse_triplet(std::filesystem::path dir, read_options const& opts)
+{
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();  // a file of the triplet
+  std::filesystem::path const paths[3] = {triplet_file(dir, "graphCsrRowPtr"), triplet_file(dir, "graphCsrColInd"),
+                                          triplet_file(dir, "graphCsrValues")};
+  std::string bytes[3], storage[3], names[3];
+  std::string_view texts[3];
+  for (int i = 0; i < 3; ++i) {
+    if (!std::filesystem::exists(paths[i], ec)) {
+      throw io_error("cannot open '" + paths[i].string() +
+                     "': no such file; a MOSP CSR directory holds graphCsrRowPtr.txt, graphCsrColInd.txt and "
+                     "graphCsrValues.txt");
+    }
+    names[i] = paths[i].string();
+    bytes[i] = detail::read_file(paths[i]);
+    texts[i] = detail::maybe_gunzip(bytes[i], names[i], storage[i]);
+  }
+  std::string_view const views[3] = {names[0], names[1], names[2]};
+  return detail::parse_mosp_csr(texts[0], texts[1], texts[2], views, parse_opts(opts));
+}
+
+std::string read_text(std::filesystem::path const& path, std::string& storage)
+{
+  auto bytes = detail::read_file(path);
+  auto const text = detail::maybe_gunzip(bytes, path.string(), storage);
+  if (text.data() == bytes.data()) return bytes;
+  return std::move(storage);
+}
+
+}  // namespace
+
+graph_file read_graph(resources const& res, std::filesystem::path const& path, read_options const& opts)
+{
+  check_options(opts);
+  auto f = opts.format;
+  if (f == format::automatic) f = format_from_path(path);
+  if (f == format::mosp_csr) return build(res, parse_triplet(path, opts), opts);
+  auto const bytes = detail::read_file(path);
+  return build(res, parse_bytes(bytes, path.string(), f, opts), opts);
+}
+
+graph_file read_graph_from_memory(resources const& res, std::string_view bytes, read_options const& opts,
+                                  std::string_view name)
+{
+  check_options(opts);
+  return build(res, parse_bytes(bytes, name, opts.format, opts), opts);
+}
+
+batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset)
+{
+  DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
+  std::string storage;
+  auto const text = read_text(path, storage);
+  batch b(k, semantics);
+  detail::parse_batch(text, path.string(), id_offset, b);
+  return b;
+}
+
+batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics semantics, std::int64_t id_offset,
+                             std::string_view name)
+{
+  DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
+  std::string storage;
+  auto const text = detail::maybe_gunzip(bytes, name, storage);
+  batch b(k, semantics);
+  detail::parse_batch(text, name, id_offset, b);
+  return b;
+}
+
+batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem::path const& delete_path, int k)
+{
+  DYNG_EXPECTS(k >= 1, "read_mosp_batch: k is " + std::to_string(k) + "; it must be >= 1");
+  batch b(k, batch_semantics::mosp);
+  std::string storage;
+  if (!delete_path.empty()) detail::parse_mosp_deletions(read_text(delete_path, storage), delete_path.string(), b);
+  if (!insert_path.empty()) detail::parse_mosp_insertions(read_text(insert_path, storage), insert_path.string(), b);
+  return b;
+}
+
+distance_array read_distances(std::filesystem::path const& path, dyng::weight_type weights)
+{
+  std::string storage;
+  return detail::parse_distances(read_text(path, storage), path.string(), weights);
+}
+
+std::vector<vertex_t> read_parents(std::filesystem::path const& path)
+{
+  std::string storage;
+  return detail::parse_parents(read_text(path, storage), path.string());
+}
+
+}  // namespace dyng::io

@@ -1,0 +1,74 @@
+#pragma once
+// The readers' common output (an edge list or a CSR, still in file order, ids 0-based) and the
+// per-format parsers. Parsers only scan and check text; building the graph is io.cpp's job, so
+// the fuzz target can exercise every parser without building graphs.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dyng/core/types.hpp"
+#include "dyng/io/io.hpp"
+
+namespace dyng::io::detail {
+
+struct parse_options {
+  /// Requested weight type: int32 makes a non-integer or too large weight an error at its line.
+  std::optional<dyng::weight_type> weight_type;
+  /// false: weight columns are only counted, not read (so negative values are no error).
+  bool file_weights = true;
+  std::vector<std::string> tntp_columns;  ///< empty: default_tntp_columns
+};
+
+struct edge_list {
+  io::format format = io::format::automatic;
+  std::int64_t n = 0;
+  std::vector<vertex_t> src, dst;  ///< arcs in file order (csr: dst holds the targets)
+  std::vector<edge_t> offsets;     ///< csr form (mosp_csr): n + 1 offsets; empty otherwise
+  int k = 0;                       ///< weight columns read from the file (0: unweighted)
+  std::vector<double> weights;     ///< row-major, k per arc; exact for every int32 value
+  bool float_weights = false;      ///< natural weight type float64 (declared or non-integer)
+  bool directed = true;            ///< the format's default
+  bool symmetric = false;          ///< MatrixMarket symmetric: each entry stands for both arcs
+  std::int64_t id_offset = 0;
+  std::vector<std::string> weight_names;
+  std::string summary;             ///< what was read, for graph_file::description
+
+  [[nodiscard]] std::size_t size() const noexcept { return dst.size(); }
+  [[nodiscard]] bool is_csr() const noexcept { return !offsets.empty(); }
+};
+
+edge_list parse_dimacs(std::string_view text, std::string_view name, parse_options const& opts);
+/// SNAP (`csv == false`: blank-separated, no header) or CSV/TSV (`csv == true`).
+edge_list parse_edge_list(std::string_view text, std::string_view name, parse_options const& opts,
+                          bool csv);
+edge_list parse_matrix_market(std::string_view text, std::string_view name, parse_options const& opts);
+edge_list parse_tntp(std::string_view text, std::string_view name, parse_options const& opts);
+/// The three texts of the triplet and their names (for messages).
+edge_list parse_mosp_csr(std::string_view row_ptr, std::string_view col_ind, std::string_view values,
+                         std::string_view const (&names)[3], parse_options const& opts);
+/// Dispatch for a single-text format (not mosp_csr, not automatic).
+edge_list parse_text(std::string_view text, std::string_view name, io::format f,
+                     parse_options const& opts);
+
+/// Guess a format from the text itself (the first meaningful line).
+io::format sniff_format(std::string_view text) noexcept;
+/// The format named by a file name's extension (`.gz` stripped); automatic if unknown.
+io::format format_from_name(std::string_view file_name) noexcept;
+
+/// The bytes of a file. @throws io_error naming the path and a remedy.
+std::string read_file(std::filesystem::path const& path);
+/// The text of `bytes`: itself, or its gzip decompression into `storage` (by magic bytes).
+std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage);
+
+/// Parse a batch text (the CLI format) and the MOSP batch files into `b`.
+void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b);
+void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b);
+void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b);
+/// `v d` / `v INF` and `v p` files.
+distance_array parse_distances(std::string_view text, std::string_view name, dyng::weight_type w);
+std::vector<vertex_t> parse_parents(std::string_view text, std::string_view name);
+
+}  // namespace dyng::io::detail

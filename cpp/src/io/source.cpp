@@ -1,0 +1,168 @@
+// Getting text: whole files into memory, gzip by magic bytes, messages, format detection.
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <system_error>
+
+#include "io/parse.hpp"
+#include "io/text.hpp"
+
+namespace dyng::io::detail {
+
+void fail(std::string_view name, std::int64_t line, std::string const& what)
+{
+  std::string msg(name);
+  if (line > 0) msg += ":" + std::to_string(line);
+  msg += ": ";
+  msg += what;
+  throw io_error(msg);
+}
+
+std::string excerpt(std::string_view line)
+{
+  constexpr std::size_t max_chars = 80;
+  std::string out;
+  for (std::size_t i = 0; i < line.size() && i < max_chars; ++i) {
+    auto const c = static_cast<unsigned char>(line[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
+      out += buf;
+    }
+  }
+  if (line.size() > max_chars) out += "...";
+  return out;
+}
+
+void fail_expected(std::string_view name, std::int64_t line, std::string_view form, std::string_view got)
+{
+  fail(name, line, "expected '" + std::string(form) + "', got '" + excerpt(got) + "'");
+}
+
+std::string read_file(std::filesystem::path const& path)
+{
+  std::error_code ec;
+  auto const status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) {
+    throw io_error("cannot open '" + path.string() + "': no such file or directory; check the path" +
+                   (path.is_relative() ? " (relative to the working directory '" +
+                                             std::filesystem::current_path(ec).string() + "')"
+                                       : std::string()));
+  }
+  if (std::filesystem::is_directory(status))
+    throw io_error("cannot read '" + path.string() + "': it is a directory; give a file (only the MOSP "
+                   "CSR triplet is read from a directory)");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) {
+    throw io_error("cannot open '" + path.string() + "': " + std::strerror(errno) +
+                   "; check that it exists and is readable");
+  }
+  std::string bytes;
+  auto const size = std::filesystem::file_size(path, ec);
+  if (!ec && size > 0) bytes.reserve(static_cast<std::size_t>(size));
+  char buf[1 << 16];
+  for (;;) {
+    auto const got = std::fread(buf, 1, sizeof buf, f.get());
+    bytes.append(buf, got);
+    if (got < sizeof buf) {
+      if (std::ferror(f.get())) throw io_error("cannot read '" + path.string() + "': read error");
+      break;
+    }
+  }
+  return bytes;
+}
+
+std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage)
+{
+  if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f ||
+      static_cast<unsigned char>(bytes[1]) != 0x8b)
+    return bytes;
+
+  storage.clear();
+  storage.resize(std::max<std::size_t>(bytes.size() * 4, 1 << 16));
+  std::size_t produced = 0;
+  std::size_t consumed = 0;
+  // Several gzip members may follow each other (as `cat a.gz b.gz`); each is inflated in turn.
+  while (consumed < bytes.size()) {
+    z_stream zs{};
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) fail(name, 0, "cannot start gzip decompression");
+    std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&zs, &inflateEnd);
+    int rc = Z_OK;
+    while (rc != Z_STREAM_END) {
+      if (zs.avail_in == 0) {
+        if (consumed == bytes.size()) fail(name, 0, "gzip data ends early: the file is truncated; "
+                                                     "download or copy it again");
+        auto const chunk = std::min<std::size_t>(bytes.size() - consumed, UINT_MAX);
+        // zlib's API is not const-correct; it never writes through next_in.
+        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
+        zs.avail_in = static_cast<uInt>(chunk);
+        consumed += chunk;
+      }
+      if (produced == storage.size()) storage.resize(storage.size() * 2);
+      auto const room = std::min<std::size_t>(storage.size() - produced, UINT_MAX);
+      zs.next_out = reinterpret_cast<Bytef*>(storage.data() + produced);
+      zs.avail_out = static_cast<uInt>(room);
+      rc = inflate(&zs, Z_NO_FLUSH);
+      produced += room - zs.avail_out;
+      if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+        fail(name, 0, std::string("corrupt gzip data (zlib: ") + (zs.msg ? zs.msg : "error " + std::to_string(rc)) +
+                          "); check the file with 'gzip -t'");
+      }
+    }
+    consumed -= zs.avail_in;  // bytes after this member's end
+    if (consumed < bytes.size()) {
+      auto const rest = bytes.substr(consumed);
+      // gzip itself ignores zero padding after the last member; so do we.
+      if (std::all_of(rest.begin(), rest.end(), [](char c) { return c == 0; })) break;
+      if (rest.size() < 2 || static_cast<unsigned char>(rest[0]) != 0x1f ||
+          static_cast<unsigned char>(rest[1]) != 0x8b)
+        fail(name, 0, "unexpected bytes after the gzip data; check the file with 'gzip -t'");
+    }
+  }
+  storage.resize(produced);
+  return storage;
+}
+
+format format_from_name(std::string_view file) noexcept
+{
+  auto const slash = file.find_last_of('/');
+  if (slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  auto ends = [&](std::string_view suffix) {
+    return file.size() >= suffix.size() && iequals(file.substr(file.size() - suffix.size()), suffix);
+  };
+  if (ends(".gz")) file.remove_suffix(3);
+  if (ends(".gr")) return format::dimacs;
+  if (ends(".mtx") || ends(".mm")) return format::matrix_market;
+  if (ends(".tntp")) return format::tntp;
+  if (ends(".csv") || ends(".tsv")) return format::csv;
+  if (ends(".txt") || ends(".edges") || ends(".edgelist") || ends(".el")) return format::snap;
+  return format::automatic;
+}
+
+format sniff_format(std::string_view text) noexcept
+{
+  line_reader lr(text);
+  std::string_view line;
+  while (lr.next(line)) {
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line.starts_with("%%MatrixMarket")) return format::matrix_market;
+    if (line.starts_with("<")) return format::tntp;
+    if (line.starts_with("p sp") || line.starts_with("p tw") || line == "c" || line.starts_with("c "))
+      return format::dimacs;
+    if (line.front() == '#' || line.front() == '%') continue;
+    if (line.find(',') != std::string_view::npos) return format::csv;
+    return format::snap;
+  }
+  return format::snap;
+}
+
+}  // namespace dyng::io::detail

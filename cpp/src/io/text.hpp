@@ -1,0 +1,146 @@
+#pragma once
+// Scanning helpers shared by the readers: a line reader over a buffer, a field cursor within a
+// line, number parsing with std::from_chars, and io_error messages of the form `name:line: ...`.
+// Everything works on string_views into one buffer: no allocation per line.
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "dyng/core/error.hpp"
+
+namespace dyng::io::detail {
+
+/// `name:line: what` (line 0: `name: what`).
+[[noreturn]] void fail(std::string_view name, std::int64_t line, std::string const& what);
+/// The line as it appears in a message: at most 80 characters, control bytes as `\xNN`.
+std::string excerpt(std::string_view line);
+/// `expected '<form>', got '<line>'`.
+[[noreturn]] void fail_expected(std::string_view name, std::int64_t line, std::string_view form,
+                                std::string_view got);
+
+inline bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/// Iterates the lines of a buffer (LF or CRLF; a final line without LF counts).
+class line_reader {
+ public:
+  explicit line_reader(std::string_view text) noexcept
+      : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool next(std::string_view& line) noexcept
+  {
+    if (p_ == end_) return false;
+    auto const* nl = static_cast<char const*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
+    char const* stop = nl ? nl : end_;
+    line = std::string_view(p_, static_cast<std::size_t>(stop - p_));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    p_ = nl ? nl + 1 : end_;
+    ++line_no_;
+    return true;
+  }
+  [[nodiscard]] std::int64_t line_no() const noexcept { return line_no_; }
+
+ private:
+  char const* p_;
+  char const* end_;
+  std::int64_t line_no_ = 0;
+};
+
+/// The line without leading/trailing blanks.
+inline std::string_view trim(std::string_view s) noexcept
+{
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// Fields of one line: separated by blanks (sep == 0), or by `sep` with optional blanks around.
+class fields {
+ public:
+  explicit fields(std::string_view line, char sep = 0) noexcept
+      : p_(line.data()), end_(line.data() + line.size()), sep_(sep) {}
+
+  /// The next field, or false at the end of the line. With a separator, an empty field
+  /// (`1,,2`) is returned as empty.
+  bool next(std::string_view& f) noexcept
+  {
+    skip_blanks();
+    if (p_ == end_) {
+      if (sep_ != 0 && pending_sep_) {  // `1,2,` ends with an empty field
+        pending_sep_ = false;
+        f = {};
+        return true;
+      }
+      return false;
+    }
+    char const* b = p_;
+    if (sep_ == 0) {
+      while (p_ != end_ && !is_space(*p_)) ++p_;
+      f = std::string_view(b, static_cast<std::size_t>(p_ - b));
+      return true;
+    }
+    while (p_ != end_ && *p_ != sep_) ++p_;
+    f = trim(std::string_view(b, static_cast<std::size_t>(p_ - b)));
+    pending_sep_ = p_ != end_;
+    if (pending_sep_) ++p_;
+    return true;
+  }
+  /// Whether only blanks remain.
+  [[nodiscard]] bool at_end() noexcept
+  {
+    skip_blanks();
+    return p_ == end_ && !pending_sep_;
+  }
+
+ private:
+  void skip_blanks() noexcept
+  {
+    while (p_ != end_ && is_space(*p_)) ++p_;
+  }
+  char const* p_;
+  char const* end_;
+  char sep_;
+  bool pending_sep_ = false;
+};
+
+/// A whole-field integer (no sign other than '-', no trailing characters).
+inline bool to_int(std::string_view f, std::int64_t& v) noexcept
+{
+  if (f.empty()) return false;
+  auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+  return ec == std::errc{} && ptr == f.data() + f.size();
+}
+
+/// A whole-field number; `integral` tells whether it was written as an integer. Accepts what
+/// from_chars accepts (decimal, exponent, inf, nan); callers check the value.
+inline bool to_number(std::string_view f, double& v, bool& integral) noexcept
+{
+  if (f.empty()) return false;
+  std::int64_t i = 0;
+  auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), i);
+  if (ec == std::errc{} && ptr == f.data() + f.size()) {
+    v = static_cast<double>(i);
+    // Exactness matters only for int32 targets; larger integers are out of range there anyway.
+    integral = true;
+    return true;
+  }
+  auto [ptr2, ec2] = std::from_chars(f.data(), f.data() + f.size(), v);
+  if (ec2 != std::errc{} || ptr2 != f.data() + f.size()) return false;
+  integral = std::isfinite(v) && std::trunc(v) == v;
+  return true;
+}
+
+/// Case-insensitive ASCII equality.
+inline char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+inline bool iequals(std::string_view a, std::string_view b) noexcept
+{
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+}  // namespace dyng::io::detail

@@ -1,0 +1,316 @@
+// Writers: results (distances, parents), batches and graphs. Text is formatted into a buffer with
+// std::to_chars and written in large blocks, through zlib when the path ends in `.gz`.
+#include <zlib.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include "dyng/io/io.hpp"
+#include "io/parse.hpp"
+#include "io/text.hpp"
+
+namespace dyng::io {
+namespace {
+
+class output {
+ public:
+  explicit output(std::filesystem::path path) : path_(std::move(path))
+  {
+    auto const name = path_.filename().string();
+    gz_ = name.size() > 3 && name.ends_with(".gz");
+    if (gz_) {
+      gzfile_ = gzopen(path_.c_str(), "wb6");
+    } else {
+      file_ = std::fopen(path_.c_str(), "wb");
+    }
+    if (!gzfile_ && !file_) {
+      throw io_error("cannot write '" + path_.string() + "': " + std::strerror(errno) +
+                     "; check that the directory exists and is writable");
+    }
+    buf_.reserve(chunk + 64);
+  }
+  output(output const&) = delete;
+  output& operator=(output const&) = delete;
+  ~output()
+  {
+    if (gzfile_) gzclose(gzfile_);
+    if (file_) std::fclose(file_);
+  }
+
+  output& operator<<(std::string_view s)
+  {
+    buf_.append(s);
+    if (buf_.size() >= chunk) flush();
+    return *this;
+  }
+  output& operator<<(char c)
+  {
+    buf_.push_back(c);
+    return *this;
+  }
+  output& operator<<(std::int64_t v)
+  {
+    char tmp[24];
+    auto const r = std::to_chars(tmp, tmp + sizeof tmp, v);
+    return *this << std::string_view(tmp, static_cast<std::size_t>(r.ptr - tmp));
+  }
+  output& operator<<(double v)
+  {
+    char tmp[32];
+    auto const r = std::to_chars(tmp, tmp + sizeof tmp, v);  // shortest round-trip form
+    return *this << std::string_view(tmp, static_cast<std::size_t>(r.ptr - tmp));
+  }
+
+  void close()
+  {
+    flush();
+    bool ok = true;
+    if (gzfile_) ok = gzclose(gzfile_) == Z_OK;
+    if (file_) ok = std::fclose(file_) == 0;
+    gzfile_ = nullptr;
+    file_ = nullptr;
+    if (!ok) throw io_error("cannot write '" + path_.string() + "': closing failed (disk full?)");
+  }
+
+ private:
+  static constexpr std::size_t chunk = 1 << 20;
+  void flush()
+  {
+    if (buf_.empty()) return;
+    bool ok = true;
+    if (gzfile_) {
+      ok = gzwrite(gzfile_, buf_.data(), static_cast<unsigned>(buf_.size())) == static_cast<int>(buf_.size());
+    } else {
+      ok = std::fwrite(buf_.data(), 1, buf_.size(), file_) == buf_.size();
+    }
+    if (!ok) throw io_error("cannot write '" + path_.string() + "': write failed (disk full?)");
+    buf_.clear();
+  }
+
+  std::filesystem::path path_;
+  bool gz_ = false;
+  gzFile gzfile_ = nullptr;
+  std::FILE* file_ = nullptr;
+  std::string buf_;
+};
+
+std::int64_t i64(std::size_t v) { return static_cast<std::int64_t>(v); }
+
+/// Weight c of arc e of a row-major weight array.
+void put_weight(output& out, weight_array const& w, std::size_t at)
+{
+  if (auto const* iw = std::get_if<std::vector<std::int32_t>>(&w)) {
+    out << static_cast<std::int64_t>((*iw)[at]);
+  } else {
+    out << std::get<std::vector<double>>(w)[at];
+  }
+}
+
+std::size_t weight_count(weight_array const& w)
+{
+  return std::visit([](auto const& v) { return v.size(); }, w);
+}
+
+}  // namespace
+
+void write_distances(std::filesystem::path const& path, std::span<std::int64_t const> distances)
+{
+  output out(path);
+  for (std::size_t v = 0; v < distances.size(); ++v) {
+    out << i64(v) << ' ';
+    if (distances[v] == std::numeric_limits<std::int64_t>::max()) {
+      out << std::string_view("INF");
+    } else {
+      out << distances[v];
+    }
+    out << '\n';
+  }
+  out.close();
+}
+
+void write_distances(std::filesystem::path const& path, std::span<double const> distances)
+{
+  output out(path);
+  for (std::size_t v = 0; v < distances.size(); ++v) {
+    out << i64(v) << ' ';
+    if (std::isinf(distances[v])) {
+      out << std::string_view("INF");
+    } else {
+      out << distances[v];
+    }
+    out << '\n';
+  }
+  out.close();
+}
+
+void write_distances(std::filesystem::path const& path, distance_array const& distances)
+{
+  std::visit([&](auto const& d) { write_distances(path, std::span(d.data(), d.size())); }, distances);
+}
+
+void write_parents(std::filesystem::path const& path, std::span<vertex_t const> parents)
+{
+  output out(path);
+  for (std::size_t v = 0; v < parents.size(); ++v) out << i64(v) << ' ' << std::int64_t{parents[v]} << '\n';
+  out.close();
+}
+
+void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k)
+{
+  DYNG_EXPECTS(k >= 1, "write_mosp_csr: k is " + std::to_string(k) + "; it must be >= 1");
+  auto const m = csr.targets.size();
+  DYNG_EXPECTS(!csr.offsets.empty() && csr.offsets.back() == i64(m),
+               "write_mosp_csr: the offsets do not end at the number of targets");
+  DYNG_EXPECTS(weight_count(csr.weights) == m * static_cast<std::size_t>(k),
+               "write_mosp_csr: " + std::to_string(weight_count(csr.weights)) + " weights for " +
+                   std::to_string(m) + " arcs and k = " + std::to_string(k));
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) throw io_error("cannot create directory '" + directory.string() + "': " + ec.message());
+  {
+    output out(directory / "graphCsrRowPtr.txt");
+    for (auto o : csr.offsets) out << std::int64_t{o} << '\n';
+    out.close();
+  }
+  {
+    output out(directory / "graphCsrColInd.txt");
+    for (auto t : csr.targets) out << std::int64_t{t} << '\n';
+    out.close();
+  }
+  output out(directory / "graphCsrValues.txt");
+  auto const kk = static_cast<std::size_t>(k);
+  for (std::size_t e = 0; e < m; ++e) {
+    for (std::size_t c = 0; c < kk; ++c) {
+      if (c) out << ' ';
+      put_weight(out, csr.weights, e * kk + c);
+    }
+    out << '\n';
+  }
+  out.close();
+}
+
+void write_mosp_batch(std::filesystem::path const& insert_path, std::filesystem::path const& delete_path,
+                      batch const& b)
+{
+  auto const k = static_cast<std::size_t>(b.k());
+  {
+    output out(insert_path);
+    auto put = [&](std::span<vertex_t const> s, std::span<vertex_t const> d, std::span<double const> w) {
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        out << std::int64_t{s[i]} << ' ' << std::int64_t{d[i]};
+        for (std::size_t c = 0; c < k; ++c) out << ' ' << w[i * k + c];
+        out << '\n';
+      }
+    };
+    put(b.insert_src(), b.insert_dst(), b.insert_weights());
+    put(b.change_src(), b.change_dst(), b.change_weights());
+    out.close();
+  }
+  output out(delete_path);
+  for (std::size_t i = 0; i < b.deletions(); ++i)
+    out << std::int64_t{b.erase_src()[i]} << ' ' << std::int64_t{b.erase_dst()[i]} << '\n';
+  out.close();
+}
+
+void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t id_offset)
+{
+  auto const k = static_cast<std::size_t>(b.k());
+  output out(path);
+  out << std::string_view("# dyng batch: '+ u v w..' insert, '- u v' delete, '= u v w..' set weights; k = ")
+      << std::int64_t{b.k()} << std::string_view(", first id ") << id_offset << '\n';
+  for (std::size_t i = 0; i < b.deletions(); ++i)
+    out << std::string_view("- ") << b.erase_src()[i] + id_offset << ' ' << b.erase_dst()[i] + id_offset << '\n';
+  auto put = [&](char op, std::span<vertex_t const> s, std::span<vertex_t const> d, std::span<double const> w) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      out << op << ' ' << s[i] + id_offset << ' ' << d[i] + id_offset;
+      for (std::size_t c = 0; c < k; ++c) out << ' ' << w[i * k + c];
+      out << '\n';
+    }
+  };
+  put('+', b.insert_src(), b.insert_dst(), b.insert_weights());
+  put('=', b.change_src(), b.change_dst(), b.change_weights());
+  out.close();
+}
+
+void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts)
+{
+  auto f = opts.format;
+  if (f == format::automatic) f = detail::format_from_name(path.filename().string());
+  if (f == format::automatic) {
+    throw invalid_argument("write_graph: cannot tell the format of '" + path.string() +
+                           "' from its extension; use .gr, .mtx, .csv, .tsv, .txt/.edges, or set write_options::format");
+  }
+  auto const csr = g.to_csr();
+  auto const k = static_cast<std::size_t>(g.k());
+  if (f == format::mosp_csr) {
+    write_mosp_csr(path, csr, g.k());
+    return;
+  }
+  if (f == format::tntp) throw not_supported("write_graph: the TNTP format cannot be written; use csv or dimacs");
+  if ((f == format::dimacs || f == format::matrix_market) && k != 1) {
+    throw not_supported("write_graph: " + std::string(to_string(f)) + " holds one weight column, the graph has k = " +
+                        std::to_string(k) + "; write csv or snap (all columns), or mosp_csr");
+  }
+  auto const n = static_cast<std::size_t>(g.num_vertices());
+  bool const undirected = !g.directed();
+  // Undirected graphs store both arcs; formats that can say "undirected" get each edge once.
+  bool const once = undirected && f != format::dimacs;
+  std::size_t rows = 0;
+  for (std::size_t u = 0; u < n; ++u) {
+    for (auto e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e)
+      if (!once || static_cast<std::size_t>(csr.targets[static_cast<std::size_t>(e)]) >= u) ++rows;
+  }
+  bool const tsv = path.filename().string().find(".tsv") != std::string::npos;
+  char const sep = f == format::csv ? (tsv ? '\t' : ',') : ' ';
+  std::int64_t const base = (f == format::dimacs || f == format::matrix_market) ? 1 : 0;
+
+  output out(path);
+  switch (f) {
+    case format::dimacs:
+      out << std::string_view("c written by dyng\np sp ") << i64(n) << ' ' << i64(rows) << '\n';
+      break;
+    case format::matrix_market:
+      out << std::string_view("%%MatrixMarket matrix coordinate ")
+          << std::string_view(g.weight_type() == weight_type::int32 ? "integer " : "real ")
+          << std::string_view(undirected ? "symmetric\n" : "general\n") << std::string_view("% written by dyng\n")
+          << i64(n) << ' ' << i64(n) << ' ' << i64(rows) << '\n';
+      break;
+    case format::csv:
+      out << std::string_view("# Nodes: ") << i64(n) << '\n';
+      out << std::string_view("src") << sep << std::string_view("dst");
+      for (std::size_t c = 0; c < k; ++c) out << sep << 'w' << i64(c);
+      out << '\n';
+      break;
+    default:
+      out << std::string_view("# written by dyng: ") << std::string_view(undirected ? "undirected, each edge once" : "directed")
+          << std::string_view(", k = ") << i64(k) << '\n'
+          << std::string_view("# Nodes: ") << i64(n) << std::string_view(" Edges: ") << i64(rows) << '\n';
+      break;
+  }
+  for (std::size_t u = 0; u < n; ++u) {
+    for (auto e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) {
+      auto const se = static_cast<std::size_t>(e);
+      auto const v = static_cast<std::size_t>(csr.targets[se]);
+      if (once && v < u) continue;
+      if (f == format::dimacs) out << std::string_view("a ");
+      // MatrixMarket symmetric stores the lower triangle: row >= column.
+      auto const r = (f == format::matrix_market && once) ? v : u;
+      auto const c = (f == format::matrix_market && once) ? u : v;
+      out << i64(r) + base << sep << i64(c) + base;
+      for (std::size_t w = 0; w < k; ++w) {
+        out << sep;
+        put_weight(out, csr.weights, se * k + w);
+      }
+      out << '\n';
+    }
+  }
+  out.close();
+}
+
+}  // namespace dyng::io
