@@ -53,22 +53,22 @@ struct read_options {
   /// Weight type of the graph. nullopt: the file's natural type: float64 for MatrixMarket `real`,
   /// TNTP, and edge lists holding a non-integer weight; int32 otherwise. Asking for int32 on a
   /// non-integer weight is an io_error naming the line.
-  std::optional<dyng::weight_type> weight_type;
+  std::optional<dyng::weight_type> weight_type = std::nullopt;
   /// nullopt: the format's default (undirected for MatrixMarket `symmetric` and PACE `p tw`,
   /// directed otherwise). MOSP CSR graphs are always directed.
-  std::optional<bool> directed;
+  std::optional<bool> directed = std::nullopt;
   /// Parallel arcs (MOSP CSR inputs always keep them, as the MOSP codes do).
   dyng::duplicate_edges duplicates = dyng::duplicate_edges::min_weight;
   /// TNTP columns to use as weights, by the names of the file's `~ init_node ...` header row;
   /// empty: `default_tntp_columns`.
-  std::vector<std::string> tntp_columns;
+  std::vector<std::string> tntp_columns = {};
   /// false: ignore the weight columns of the file and weigh it as an unweighted one.
   bool file_weights = true;
   /// Weight columns to generate for an unweighted input (ignored when the file has weights).
   int k = 1;
   /// Generated weights: nullopt -> every weight 1; a seed -> independent uniform integers in
   /// [1, 100], drawn in file order (edge by edge, column by column) by `fill_random_weights`.
-  std::optional<std::uint64_t> random_weight_seed;
+  std::optional<std::uint64_t> random_weight_seed = std::nullopt;
 };
 
 struct graph_file {
@@ -134,6 +134,14 @@ using distance_array = std::variant<std::vector<std::int64_t>, std::vector<doubl
 void write_distances(std::filesystem::path const& path, std::span<std::int64_t const> distances);
 void write_distances(std::filesystem::path const& path, std::span<double const> distances);
 void write_distances(std::filesystem::path const& path, distance_array const& distances);
+inline void write_distances(std::filesystem::path const& path, std::vector<std::int64_t> const& distances)
+{
+  write_distances(path, std::span<std::int64_t const>(distances));
+}
+inline void write_distances(std::filesystem::path const& path, std::vector<double> const& distances)
+{
+  write_distances(path, std::span<double const>(distances));
+}
 /// `v p` per vertex (SSSPTreeOriginal.txt / SSSPTreeUpdated.txt).
 void write_parents(std::filesystem::path const& path, std::span<vertex_t const> parents);
 

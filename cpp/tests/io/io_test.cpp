@@ -1,0 +1,666 @@
+// dyng::io: the same tiny graph in every format, gzip transparency, every error message (file and
+// line), writer -> reader round trips, the MOSP triplet and batch files, result files, and the
+// weight generator's fixed values.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "dyng/core/error.hpp"
+#include "dyng/io/io.hpp"
+
+namespace fs = std::filesystem;
+using namespace dyng;
+
+namespace {
+
+fs::path const data_dir = fs::path(DYNG_TEST_DATA_DIR) / "io";
+
+using arc = std::tuple<vertex_t, vertex_t, std::vector<double>>;
+
+/// The arcs of a graph, sorted, with their weights as doubles.
+std::vector<arc> arcs_of(graph const& g)
+{
+  auto const csr = g.to_csr();
+  auto const k = static_cast<std::size_t>(g.k());
+  std::vector<arc> out;
+  for (std::size_t u = 0; u + 1 < csr.offsets.size(); ++u) {
+    for (auto e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) {
+      auto const se = static_cast<std::size_t>(e);
+      std::vector<double> w(k);
+      for (std::size_t c = 0; c < k; ++c) {
+        w[c] = std::visit([&](auto const& v) { return static_cast<double>(v[se * k + c]); }, csr.weights);
+      }
+      out.emplace_back(static_cast<vertex_t>(u), csr.targets[se], std::move(w));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<arc> tiny_arcs()
+{
+  std::vector<arc> a = {{0, 1, {4}}, {0, 2, {1}}, {2, 1, {2}}, {1, 3, {5}}, {2, 3, {8}}, {3, 4, {3}}, {4, 0, {7}}};
+  std::sort(a.begin(), a.end());
+  return a;
+}
+
+std::string slurp(fs::path const& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void spit(fs::path const& p, std::string const& s)
+{
+  std::ofstream out(p, std::ios::binary);
+  out << s;
+}
+
+/// A fresh directory per test, removed afterwards.
+class temp_dir {
+ public:
+  temp_dir()
+  {
+    auto const* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    path_ = fs::temp_directory_path() / ("dyng_io_" + name);
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~temp_dir() { fs::remove_all(path_); }
+  temp_dir(temp_dir const&) = delete;
+  temp_dir& operator=(temp_dir const&) = delete;
+  [[nodiscard]] fs::path const& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+/// The message of the io_error `f` throws (fails the test if it throws nothing or something else).
+template <class F>
+std::string io_error_of(F&& f)
+{
+  try {
+    f();
+  } catch (io_error const& e) {
+    return e.what();
+  } catch (std::exception const& e) {
+    ADD_FAILURE() << "expected io_error, got: " << e.what();
+    return {};
+  }
+  ADD_FAILURE() << "expected io_error, nothing thrown";
+  return {};
+}
+
+resources const res = resources::sequential();
+
+}  // namespace
+
+// ---- the same graph in every format -----------------------------------------------------------
+
+struct format_case {
+  std::string file;
+  io::format format;
+  std::int64_t id_offset;
+  std::vector<std::string> tntp_columns = {};
+};
+
+class EveryFormat : public ::testing::TestWithParam<format_case> {};
+
+TEST_P(EveryFormat, ReadsTheSameArcs)
+{
+  auto const& c = GetParam();
+  io::read_options o;
+  o.tntp_columns = c.tntp_columns;
+  auto const f = io::read_graph(res, data_dir / c.file, o);
+  EXPECT_EQ(f.format, c.format);
+  EXPECT_EQ(f.id_offset, c.id_offset);
+  EXPECT_EQ(f.graph.num_vertices(), 5);
+  EXPECT_TRUE(f.graph.directed());
+  EXPECT_EQ(f.graph.k(), 1);
+  EXPECT_EQ(arcs_of(f.graph), tiny_arcs()) << f.description;
+  EXPECT_FALSE(f.description.empty());
+  // An explicit format gives the same as detection.
+  o.format = c.format;
+  EXPECT_EQ(arcs_of(io::read_graph(res, data_dir / c.file, o).graph), tiny_arcs());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Io, EveryFormat,
+    ::testing::Values(format_case{"tiny.gr", io::format::dimacs, 1}, format_case{"tiny.gr.gz", io::format::dimacs, 1},
+                      format_case{"tiny.txt", io::format::snap, 0}, format_case{"tiny.csv", io::format::csv, 0},
+                      format_case{"tiny.tsv", io::format::csv, 0}, format_case{"tiny.mtx", io::format::matrix_market, 1},
+                      format_case{"tiny_net.tntp", io::format::tntp, 1, {"length"}},
+                      format_case{"tiny_mosp", io::format::mosp_csr, 0}),
+    [](auto const& param_info) {
+      std::string s = param_info.param.file;
+      std::replace_if(s.begin(), s.end(), [](char ch) { return !std::isalnum(static_cast<unsigned char>(ch)); }, '_');
+      return s;
+    });
+
+TEST(IoRead, NaturalWeightTypes)
+{
+  EXPECT_EQ(io::read_graph(res, data_dir / "tiny.gr").graph.weight_type(), weight_type::int32);
+  EXPECT_EQ(io::read_graph(res, data_dir / "tiny.csv").graph.weight_type(), weight_type::int32);
+  EXPECT_EQ(io::read_graph(res, data_dir / "tiny_net.tntp").graph.weight_type(), weight_type::float64);
+  auto const f = io::read_graph_from_memory(res, "0 1 2.5\n1 2 1\n", {}, "w.txt");
+  EXPECT_EQ(f.graph.weight_type(), weight_type::float64);
+  EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {2.5}}, {1, 2, {1}}}));
+  io::read_options o;
+  o.weight_type = weight_type::float64;
+  EXPECT_EQ(io::read_graph(res, data_dir / "tiny.gr", o).graph.weight_type(), weight_type::float64);
+  EXPECT_EQ(arcs_of(io::read_graph(res, data_dir / "tiny.gr", o).graph), tiny_arcs());
+}
+
+TEST(IoRead, GzipIsDetectedByMagicBytesNotBySuffix)
+{
+  temp_dir tmp;
+  auto const gz = slurp(data_dir / "tiny.gr.gz");
+  auto const disguised = tmp.path() / "tiny_copy.gr";
+  spit(disguised, gz);
+  EXPECT_EQ(arcs_of(io::read_graph(res, disguised).graph), tiny_arcs());
+  EXPECT_EQ(arcs_of(io::read_graph_from_memory(res, gz, {}, "tiny.gr").graph), tiny_arcs());
+  // Two gzip members one after the other (as `cat a.gz b.gz`) are one text.
+  batch a(1), b(1);
+  a.erase(0, 1);
+  b.erase(2, 3);
+  io::write_batch(tmp.path() / "a.batch.gz", a);
+  io::write_batch(tmp.path() / "b.batch.gz", b);
+  spit(tmp.path() / "ab.batch", slurp(tmp.path() / "a.batch.gz") + slurp(tmp.path() / "b.batch.gz"));
+  auto const ab = io::read_batch(tmp.path() / "ab.batch", 1);
+  EXPECT_EQ(ab.deletions(), 2U);
+}
+
+TEST(IoRead, FormatFromNameAndContent)
+{
+  EXPECT_EQ(io::format_from_path("x/NY.gr.gz"), io::format::dimacs);
+  EXPECT_EQ(io::format_from_path("a.MTX"), io::format::matrix_market);
+  EXPECT_EQ(io::format_from_path("a_net.tntp.gz"), io::format::tntp);
+  EXPECT_EQ(io::format_from_path("a.tsv"), io::format::csv);
+  EXPECT_EQ(io::format_from_path("a.edges.gz"), io::format::snap);
+  EXPECT_EQ(io::format_from_path("a.dat"), io::format::automatic);
+  EXPECT_EQ(io::format_from_path(data_dir / "tiny_mosp"), io::format::mosp_csr);
+  // Unknown names fall back to the content.
+  EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny.mtx")).format, io::format::matrix_market);
+  EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny.gr")).format, io::format::dimacs);
+  EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny_net.tntp")).format, io::format::tntp);
+  EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny.csv")).format, io::format::csv);
+  EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny.txt")).format, io::format::snap);
+  EXPECT_EQ(io::parse_format("mtx"), io::format::matrix_market);
+  EXPECT_EQ(io::parse_format("nope"), std::nullopt);
+  EXPECT_EQ(io::to_string(io::format::tntp), "tntp");
+}
+
+TEST(IoRead, PaceIsUndirectedAndUnweighted)
+{
+  auto const f = io::read_graph(res, data_dir / "tiny_pace.gr");
+  EXPECT_FALSE(f.graph.directed());
+  EXPECT_EQ(f.graph.num_vertices(), 4);
+  EXPECT_EQ(arcs_of(f.graph),
+            (std::vector<arc>{{0, 1, {1}}, {1, 0, {1}}, {1, 2, {1}}, {2, 1, {1}}, {2, 3, {1}}, {3, 2, {1}}}));
+  EXPECT_NE(f.description.find("every weight 1"), std::string::npos) << f.description;
+
+  // Generated weights: file order, seed 42 -> 75, 16, 28 (see RandomWeights.FixedSeedFixedValues).
+  io::read_options o;
+  o.random_weight_seed = io::default_weight_seed;
+  auto const r = io::read_graph(res, data_dir / "tiny_pace.gr", o);
+  EXPECT_EQ(arcs_of(r.graph),
+            (std::vector<arc>{{0, 1, {75}}, {1, 0, {75}}, {1, 2, {16}}, {2, 1, {16}}, {2, 3, {28}}, {3, 2, {28}}}));
+  EXPECT_NE(r.description.find("weights generated"), std::string::npos) << r.description;
+  EXPECT_NE(r.description.find("seed 42"), std::string::npos) << r.description;
+
+  o.k = 2;
+  auto const r2 = io::read_graph(res, data_dir / "tiny_pace.gr", o);
+  EXPECT_EQ(r2.graph.k(), 2);
+  EXPECT_EQ(arcs_of(r2.graph), (std::vector<arc>{{0, 1, {75, 16}}, {1, 0, {75, 16}}, {1, 2, {28, 35}},
+                                                 {2, 1, {28, 35}}, {2, 3, {4, 87}}, {3, 2, {4, 87}}}));
+}
+
+TEST(IoRead, FileWeightsCanBeIgnored)
+{
+  io::read_options o;
+  o.file_weights = false;
+  auto const f = io::read_graph_from_memory(res, "0 1 -5\n1 2 7\n", o, "signed.txt");
+  EXPECT_EQ(f.graph.k(), 1);
+  EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {1}}, {1, 2, {1}}}));
+}
+
+TEST(IoRead, MatrixMarketSymmetric)
+{
+  auto const f = io::read_graph(res, data_dir / "tiny_sym.mtx");
+  EXPECT_FALSE(f.graph.directed());
+  EXPECT_EQ(f.graph.num_vertices(), 4);
+  EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {1}}, {1, 0, {1}}, {1, 2, {1}}, {2, 1, {1}}, {3, 3, {1}}}));
+  // Read as directed, each off-diagonal entry still stands for both arcs.
+  io::read_options o;
+  o.directed = true;
+  auto const d = io::read_graph(res, data_dir / "tiny_sym.mtx", o);
+  EXPECT_TRUE(d.graph.directed());
+  EXPECT_EQ(arcs_of(d.graph), arcs_of(f.graph));
+}
+
+TEST(IoRead, CsvHeaderNamesTheWeights)
+{
+  auto const f = io::read_graph_from_memory(res, "src,dst,time,cost\n0,1,3,4\n1,2,5,6\n", {}, "k2.csv");
+  EXPECT_EQ(f.graph.k(), 2);
+  EXPECT_EQ(f.weight_names, (std::vector<std::string>{"time", "cost"}));
+  EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {3, 4}}, {1, 2, {5, 6}}}));
+}
+
+TEST(IoRead, SnapNodesCommentKeepsIsolatedVertices)
+{
+  auto const f = io::read_graph_from_memory(res, "# Nodes: 10 Edges: 1\n0 1\n", {}, "n.txt");
+  EXPECT_EQ(f.graph.num_vertices(), 10);
+  auto const g = io::read_graph_from_memory(res, "7 3\n", {}, "m.txt");
+  EXPECT_EQ(g.graph.num_vertices(), 8);
+}
+
+TEST(IoRead, EmptyEdgeList)
+{
+  auto const f = io::read_graph_from_memory(res, "# nothing\n", {}, "empty.txt");
+  EXPECT_EQ(f.graph.num_vertices(), 0);
+  EXPECT_EQ(f.graph.num_edges(), 0);
+}
+
+TEST(IoRead, TntpSiouxFalls)
+{
+  auto const f = io::read_graph(res, data_dir / "SiouxFalls_net.tntp.gz");
+  EXPECT_EQ(f.format, io::format::tntp);
+  EXPECT_EQ(f.id_offset, 1);
+  EXPECT_EQ(f.graph.num_vertices(), 24);
+  EXPECT_EQ(f.graph.num_edges(), 76);
+  EXPECT_EQ(f.graph.k(), 2);
+  EXPECT_EQ(f.graph.weight_type(), weight_type::float64);
+  EXPECT_EQ(f.weight_names, (std::vector<std::string>{"free_flow_time", "length"}));
+  auto const a = arcs_of(f.graph);
+  // `1 2 25900.20064 6 6 ...` and `24 23 5091.256152 2 2 ...`
+  EXPECT_EQ(a.front(), (arc{0, 1, {6, 6}}));
+  EXPECT_EQ(a.back(), (arc{23, 22, {2, 2}}));
+
+  io::read_options o;
+  o.tntp_columns = {"capacity"};
+  auto const c = io::read_graph(res, data_dir / "SiouxFalls_net.tntp.gz", o);
+  EXPECT_EQ(std::get<2>(arcs_of(c.graph).front()), (std::vector<double>{25900.20064}));
+}
+
+TEST(IoRead, TntpDefaultColumnsOnTiny)
+{
+  auto const f = io::read_graph(res, data_dir / "tiny_net.tntp");
+  auto a = arcs_of(f.graph);
+  auto t = tiny_arcs();
+  ASSERT_EQ(a.size(), t.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::get<2>(a[i]), (std::vector<double>{std::get<2>(t[i])[0] / 2, std::get<2>(t[i])[0]}));
+  }
+}
+
+TEST(IoRead, RomeShippedInData)
+{
+  io::read_options o;
+  o.duplicates = duplicate_edges::keep;
+  auto const f = io::read_graph(res, fs::path(DYNG_REPO_DATA_DIR) / "rome99.gr.gz", o);
+  EXPECT_EQ(f.graph.num_vertices(), 3353);
+  EXPECT_EQ(f.graph.num_edges(), 8870);
+  EXPECT_EQ(f.graph.weight_type(), weight_type::int32);
+  EXPECT_EQ(f.id_offset, 1);
+}
+
+// ---- errors: file, line and what was expected -------------------------------------------------
+
+struct error_case {
+  std::string name;
+  std::string text;
+  std::string message;  // a substring of the io_error's message
+  std::optional<weight_type> wt = std::nullopt;
+};
+
+class ReadErrors : public ::testing::TestWithParam<error_case> {};
+
+TEST_P(ReadErrors, NameTheFileLineAndExpectation)
+{
+  auto const& c = GetParam();
+  io::read_options o;
+  o.weight_type = c.wt;
+  auto const msg = io_error_of([&] { (void)io::read_graph_from_memory(res, c.text, o, c.name); });
+  EXPECT_NE(msg.find(c.message), std::string::npos) << "message: " << msg << "\nwanted: " << c.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Io, ReadErrors,
+    ::testing::Values(
+        error_case{"NY.gr", "p sp 9 2\na 1 2 3\na 5 x\n", "NY.gr:3: expected 'a <u> <v> <w>', got 'a 5 x'"},
+        error_case{"b.gr", "p sp 3 2\na 1 2 3\n", "b.gr:1: the 'p' line announces 2 arcs, the file has 1"},
+        error_case{"b.gr", "p sp 3 1\na 1 4 3\n", "b.gr:2: vertex 4 out of range [1, 3] of the 'p' line; ids are 1-based"},
+        error_case{"b.gr", "p sp 3 1\na 0 1 3\n", "b.gr:2: vertex 0 out of range [1, 3]"},
+        error_case{"b.gr", "p sp 3 1\na 1 2 -3\n", "b.gr:2: negative weight -3"},
+        error_case{"b.gr", "a 1 2 3\n", "b.gr:1: expected 'p sp <n> <m>' or 'p tw <n> <m>', got 'a 1 2 3'"},
+        error_case{"b.gr", "c only comments\n", "b.gr: no 'p sp <n> <m>' or 'p tw <n> <m>' line"},
+        error_case{"b.gr", "p sp 3 0\np sp 3 0\n", "b.gr:2: a second 'p' line (the first is line 1)"},
+        error_case{"b.gr", "p tw 3 1\n1 2 3\n", "b.gr:2: expected '<u> <v>', got '1 2 3'"},
+        error_case{"b.gr", "p sp 3 1\na 1 2 1.5\n", "b.gr:2: weight 1.5 is not an integer; read with weight type float64",
+                   weight_type::int32},
+        error_case{"b.gr", "p sp 3 1\na 1 2 3000000000\n", "b.gr:2: weight 3000000000 exceeds the int32 range",
+                   weight_type::int32},
+        error_case{"b.gr", "p sp 99999999999 0\n", "b.gr:1: count 99999999999 exceeds the supported maximum"},
+        error_case{"b.txt", "0 1\n1 2 5\n", "b.txt:2: expected 2 fields as on line 1, got 3"},
+        error_case{"b.txt", "0 -1\n", "b.txt:1: negative vertex id -1"},
+        error_case{"b.txt", "0 1 nan\n", "b.txt:1: weight 'nan' is not a finite number"},
+        error_case{"b.txt", "0\n", "b.txt:1: expected '<u> <v> [<w>...]', got '0'"},
+        error_case{"b.txt", "src dst\n0 1\n", "b.txt:1: expected '<u> <v> [<w>...]', got 'src dst'"},
+        error_case{"b.csv", "src,dst\n0,,1\n", "b.csv:2: expected '<u>,<v>[,<w>...]', got '0,,1'"},
+        error_case{"b.csv", "0,1,2\n1,2,,\n", "b.csv:2: expected '<u>,<v>[,<w>...]', got '1,2,,'"},
+        error_case{"b.csv", "0,1,2\n1,2,3,\n", "b.csv:2: expected 3 fields as on line 1, got 4 in '1,2,3,'"},
+        error_case{"b.mtx", "%%MatrixMarket matrix array real general\n", "b.mtx:1: only the 'coordinate' (sparse) format"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate complex general\n", "b.mtx:1: field 'complex' is not supported"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n", "b.mtx:1: symmetry 'skew-symmetric'"},
+        error_case{"b.mtx", "%MatrixMarket\n", "b.mtx:1: expected '%%MatrixMarket matrix coordinate"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n",
+                   "b.mtx:2: the size line announces 2 entries, the file has 1"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 4 0\n", "b.mtx:2: the matrix is 3 x 4"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n2 3\n",
+                   "b.mtx:4: more entries than the 1 announced on line 2"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1.5\n",
+                   "b.mtx:3: expected '<i> <j> <integer>', got '1 2 1.5'"},
+        error_case{"b.mtx", "%%MatrixMarket matrix coordinate pattern general\n% no size\n", "b.mtx: no size line"},
+        error_case{"b.tntp", "<NUMBER OF LINKS> 1\n<END OF METADATA>\n1 2 3 4 5 6 7 8 9 10 ;\n",
+                   "b.tntp:3: no <NUMBER OF NODES> in the metadata"},
+        error_case{"b.tntp", "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 2\n<END OF METADATA>\n1 2 0 4 5 0 0 0 0 1 ;\n",
+                   "b.tntp:2: <NUMBER OF LINKS> announces 2 links, the file has 1"},
+        error_case{"b.tntp", "<NUMBER OF NODES> 3\n<END OF METADATA>\n1 2 0 4 ;\n",
+                   "b.tntp:3: expected '<init_node> <term_node> <capacity> <length> <free_flow_time> ... ;', got '1 2 0 4 ;'"},
+        error_case{"b.tntp", "<NUMBER OF NODES> 3\n<END OF METADATA>\n~ init_node term_node length ;\n1 2 4 ;\n",
+                   "b.tntp:4: no column 'free_flow_time' (columns: init_node, term_node, length)"},
+        error_case{"b.tntp", "<NUMBER OF NODES> x\n", "b.tntp:1: expected a non-negative integer after <NUMBER OF NODES>"},
+        error_case{"b.tntp", "NUMBER OF NODES 3\n", "b.tntp:1: expected '<KEY> value' or '<END OF METADATA>'"}));
+
+TEST(IoErrors, MissingFileNamesThePathAndARemedy)
+{
+  auto const msg = io_error_of([] { (void)io::read_graph(res, "no/such/graph.gr"); });
+  EXPECT_NE(msg.find("no/such/graph.gr"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("no such file"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("check the path"), std::string::npos) << msg;
+  auto const dir = io_error_of([] { (void)io::read_graph(res, data_dir, {.format = io::format::dimacs}); });
+  EXPECT_NE(dir.find("is a directory"), std::string::npos) << dir;
+  auto const triplet = io_error_of([] { (void)io::read_graph(res, data_dir / "mosp_sssp_r07"); });
+  EXPECT_NE(triplet.find("graphCsrRowPtr.txt"), std::string::npos) << triplet;
+}
+
+TEST(IoErrors, ErrorLinesAreInTheFileMessages)
+{
+  temp_dir tmp;
+  auto const p = tmp.path() / "bad.gr";
+  spit(p, "c x\np sp 2 1\na 1 2 z\n");
+  auto const msg = io_error_of([&] { (void)io::read_graph(res, p); });
+  EXPECT_EQ(msg, p.string() + ":3: expected 'a <u> <v> <w>', got 'a 1 2 z'");
+}
+
+TEST(IoErrors, BrokenGzip)
+{
+  auto gz = slurp(data_dir / "tiny.gr.gz");
+  auto const truncated = gz.substr(0, gz.size() - 12);
+  EXPECT_NE(io_error_of([&] { (void)io::read_graph_from_memory(res, truncated, {}, "t.gr.gz"); }).find("t.gr.gz: gzip data ends early"),
+            std::string::npos);
+  auto corrupt = gz;
+  for (std::size_t i = 12; i < 40 && i < corrupt.size(); ++i) corrupt[i] = static_cast<char>(corrupt[i] ^ 0x5a);
+  EXPECT_NE(io_error_of([&] { (void)io::read_graph_from_memory(res, corrupt, {}, "c.gr.gz"); }).find("c.gr.gz: corrupt gzip data"),
+            std::string::npos);
+  EXPECT_NE(io_error_of([&] { (void)io::read_graph_from_memory(res, gz + "junk", {}, "j.gr.gz"); }).find("unexpected bytes after"),
+            std::string::npos);
+}
+
+TEST(IoErrors, BadOptions)
+{
+  io::read_options o;
+  o.k = 0;
+  EXPECT_THROW((void)io::read_graph(res, data_dir / "tiny.gr", o), invalid_argument);
+  io::read_options d;
+  d.directed = false;
+  EXPECT_THROW((void)io::read_graph(res, data_dir / "tiny_mosp", d), invalid_argument);
+}
+
+TEST(IoErrors, MospTriplet)
+{
+  temp_dir tmp;
+  auto const write3 = [&](std::string const& r, std::string const& c, std::string const& v) {
+    spit(tmp.path() / "graphCsrRowPtr.txt", r);
+    spit(tmp.path() / "graphCsrColInd.txt", c);
+    spit(tmp.path() / "graphCsrValues.txt", v);
+    return io_error_of([&] { (void)io::read_graph(res, tmp.path()); });
+  };
+  auto const rp = (tmp.path() / "graphCsrRowPtr.txt").string();
+  auto const ci = (tmp.path() / "graphCsrColInd.txt").string();
+  auto const va = (tmp.path() / "graphCsrValues.txt").string();
+  EXPECT_EQ(write3("1\n2\n", "0\n", "1\n"), rp + ":1: the first offset is 1, expected 0");
+  EXPECT_EQ(write3("0\n2\n1\n", "0\n", "1\n"), rp + ":3: offset 1 is smaller than the previous one, 2");
+  EXPECT_EQ(write3("0\n1\n1\n", "2\n", "1\n"), ci + ":1: vertex 2 out of range [0, 1] of the row offsets; ids are 0-based");
+  EXPECT_EQ(write3("0\n2\n2\n", "0\n", "1\n"), ci + ": has 1 targets, the last offset in " + rp + " is 2");
+  EXPECT_EQ(write3("0\n2\n2\n", "0\n1\n", "1 2\n3\n"), va + ":2: expected 2 weights as on the first line, got 1");
+  EXPECT_EQ(write3("0\n1\n1\n", "0\n", "-1\n"), va + ":1: negative weight -1; dyng needs non-negative weights");
+  EXPECT_EQ(write3("0\n2\n2\n", "0\n1\n", "1\n"), va + ": has 1 weight lines for 2 arcs");
+}
+
+TEST(IoErrors, BatchFiles)
+{
+  auto batch_error = [](std::string const& text, int k, std::int64_t offset = 0) {
+    return io_error_of([&] { (void)io::read_batch_from_memory(text, k, batch_semantics::set, offset, "b.batch"); });
+  };
+  EXPECT_EQ(batch_error("+ 1 2 x\n", 1), "b.batch:1: expected '+ <u> <v> <w1> .. <w1>', got '+ 1 2 x'");
+  EXPECT_EQ(batch_error("# c\n* 1 2\n", 1),
+            "b.batch:2: expected '+ <u> <v> <w..>' or '- <u> <v>' or '= <u> <v> <w..>', got '* 1 2'");
+  EXPECT_EQ(batch_error("- 1 2 3\n", 1), "b.batch:1: expected '- <u> <v>', got '- 1 2 3'");
+  EXPECT_EQ(batch_error("+ 0 1 3\n", 2), "b.batch:1: expected k = 2 weights, got 1 in '+ 0 1 3'");
+  EXPECT_EQ(batch_error("= 0 1\n", 1), "b.batch:1: expected k = 1 weights, got 0 in '= 0 1'");
+  EXPECT_EQ(batch_error("+ 0 1 1 2\n", 1), "b.batch:1: more than k = 1 weights in '+ 0 1 1 2'");
+  EXPECT_EQ(batch_error("+ 0 1 -2\n", 1), "b.batch:1: negative weight -2; dyng needs non-negative weights");
+  EXPECT_EQ(batch_error("- 0 1\n", 1, 1), "b.batch:1: vertex id 0 is below the first id 1 of this graph's file (1-based)");
+  EXPECT_EQ(batch_error("- -1 1\n", 1), "b.batch:1: vertex id -1 is below the first id 0 (ids are 0-based)");
+  EXPECT_NE(io_error_of([] { (void)io::read_mosp_batch(data_dir / "nope.txt", {}, 1); }).find("nope.txt"),
+            std::string::npos);
+}
+
+TEST(IoErrors, ResultFiles)
+{
+  temp_dir tmp;
+  auto const p = tmp.path() / "d.txt";
+  spit(p, "0 0\n2 5\n");
+  EXPECT_EQ(io_error_of([&] { (void)io::read_distances(p); }),
+            p.string() + ":2: vertex 2 out of range [0, 1]: the file has 2 rows, one per vertex");
+  spit(p, "0 0\n0 5\n");
+  EXPECT_EQ(io_error_of([&] { (void)io::read_distances(p); }), p.string() + ":2: vertex 0 appears twice (first on line 1)");
+  spit(p, "0 0\n1 inf\n");
+  EXPECT_EQ(io_error_of([&] { (void)io::read_distances(p); }),
+            p.string() + ":2: expected '<v> <distance>' or '<v> INF', got '1 inf'");
+  spit(p, "0 -1\n1 5\n");
+  EXPECT_EQ(io_error_of([&] { (void)io::read_parents(p); }), p.string() + ": vertex 1 has parent 5, out of range [-1, 1]");
+}
+
+// ---- batches ----------------------------------------------------------------------------------
+
+TEST(IoBatch, CliFormat)
+{
+  auto const b = io::read_batch(data_dir / "tiny.batch", 1);
+  EXPECT_EQ(b.deletions(), 1U);
+  EXPECT_EQ(b.insertions(), 2U);
+  EXPECT_EQ(b.weight_changes(), 1U);
+  EXPECT_EQ(b.erase_src()[0], 0);
+  EXPECT_EQ(b.erase_dst()[0], 1);
+  EXPECT_EQ(std::vector<vertex_t>(b.insert_src().begin(), b.insert_src().end()), (std::vector<vertex_t>{4, 1}));
+  EXPECT_EQ(std::vector<double>(b.insert_weights().begin(), b.insert_weights().end()), (std::vector<double>{6, 1}));
+  EXPECT_EQ(b.change_src()[0], 3);
+  EXPECT_EQ(b.change_weights()[0], 9);
+
+  // Applied to tiny: 0->1 gone, 4->2 and 1->0 new, 3->4 reweighted.
+  auto g = io::read_graph(res, data_dir / "tiny.txt").graph;
+  g.commit(res, b);
+  EXPECT_EQ(arcs_of(g), (std::vector<arc>{{0, 2, {1}}, {1, 0, {1}}, {1, 3, {5}}, {2, 1, {2}}, {2, 3, {8}}, {3, 4, {9}},
+                                          {4, 0, {7}}, {4, 2, {6}}}));
+}
+
+TEST(IoBatch, RoundTripWithIdOffset)
+{
+  temp_dir tmp;
+  batch b(2);
+  std::vector<double> const w1 = {1.5, 2}, w2 = {0, 1e20};
+  b.insert(0, 1, w1).erase(2, 3).set_weights(4, 5, w2);
+  for (std::int64_t offset : {0, 1}) {
+    auto const p = tmp.path() / ("b" + std::to_string(offset) + ".batch.gz");
+    io::write_batch(p, b, offset);
+    auto const r = io::read_batch(p, 2, batch_semantics::set, offset);
+    EXPECT_EQ(std::vector<double>(r.insert_weights().begin(), r.insert_weights().end()), w1);
+    EXPECT_EQ(std::vector<double>(r.change_weights().begin(), r.change_weights().end()), w2);
+    EXPECT_EQ(r.erase_src()[0], 2);
+    EXPECT_EQ(r.change_dst()[0], 5);
+  }
+}
+
+TEST(IoBatch, MospFilesAndApplied)
+{
+  auto const dir = data_dir / "mosp_r05";
+  auto const b = io::read_mosp_batch(dir / "insert.txt", dir / "delete.txt", 2);
+  EXPECT_EQ(b.semantics(), batch_semantics::mosp);
+  EXPECT_EQ(b.insertions(), 32U);
+  EXPECT_EQ(b.deletions(), 8U);
+  EXPECT_EQ(b.insert_src()[0], 4);
+  EXPECT_EQ(b.insert_dst()[0], 7);
+  EXPECT_EQ(b.insert_weights()[0], 25);
+  EXPECT_EQ(b.insert_weights()[1], 23);
+  EXPECT_EQ(b.erase_src()[0], 5);
+  EXPECT_EQ(b.erase_dst()[0], 1);
+
+  temp_dir tmp;
+  io::write_mosp_batch(tmp.path() / "insert.txt", tmp.path() / "delete.txt", b);
+  EXPECT_EQ(slurp(tmp.path() / "insert.txt"), slurp(dir / "insert.txt"));
+  EXPECT_EQ(slurp(tmp.path() / "delete.txt"), slurp(dir / "delete.txt"));
+  auto const only_deletions = io::read_mosp_batch({}, dir / "delete.txt", 2);
+  EXPECT_EQ(only_deletions.insertions(), 0U);
+  EXPECT_EQ(only_deletions.deletions(), 8U);
+
+  // The triplet, the batch, and the original's applyChangeBatch output, in stored order.
+  auto g = io::read_graph(res, dir).graph;
+  g.commit(res, b);
+  auto const applied = io::read_graph(res, dir / "applied").graph;
+  auto const x = g.to_csr();
+  auto const y = applied.to_csr();
+  EXPECT_EQ(x.offsets, y.offsets);
+  EXPECT_EQ(x.targets, y.targets);
+  EXPECT_EQ(x.weights, y.weights);
+}
+
+// ---- round trips: writer -> reader ------------------------------------------------------------
+
+TEST(IoRoundTrip, EveryWritableFormat)
+{
+  temp_dir tmp;
+  auto const g = io::read_graph(res, data_dir / "tiny.gr").graph;
+  for (std::string const name : {"t.gr", "t.gr.gz", "t.txt", "t.edges.gz", "t.csv", "t.tsv", "t.mtx", "t.mtx.gz"}) {
+    auto const p = tmp.path() / name;
+    io::write_graph(p, g);
+    auto const r = io::read_graph(res, p);
+    EXPECT_EQ(arcs_of(r.graph), tiny_arcs()) << name;
+    EXPECT_EQ(r.graph.num_vertices(), 5) << name;
+  }
+  // The MOSP triplet is written byte for byte as the original files.
+  io::write_graph(tmp.path() / "m", g, {.format = io::format::mosp_csr});
+  EXPECT_EQ(arcs_of(io::read_graph(res, tmp.path() / "m").graph), tiny_arcs());
+  for (auto const* f : {"graphCsrRowPtr.txt", "graphCsrColInd.txt", "graphCsrValues.txt"})
+    EXPECT_EQ(slurp(tmp.path() / "m" / f), slurp(data_dir / "tiny_mosp" / f)) << f;
+  EXPECT_THROW(io::write_graph(tmp.path() / "t.tntp", g), not_supported);
+  EXPECT_THROW(io::write_graph(tmp.path() / "t.unknown", g), invalid_argument);
+}
+
+TEST(IoRoundTrip, UndirectedFloatAndMultiColumn)
+{
+  temp_dir tmp;
+  io::read_options o;
+  o.weight_type = weight_type::float64;
+  auto const u = io::read_graph_from_memory(res, "0 1 0.1\n1 2 2.5e-7\n3 3 1e300\n", {.weight_type = weight_type::float64,
+                                                                                      .directed = false},
+                                            "u.txt")
+                     .graph;
+  for (std::string const name : {"u.mtx", "u.txt", "u.csv", "u.gr"}) {
+    auto const p = tmp.path() / name;
+    io::write_graph(p, u);
+    io::read_options ro;
+    ro.directed = false;
+    ro.weight_type = weight_type::float64;
+    auto const r = io::read_graph(res, p, ro);
+    EXPECT_EQ(arcs_of(r.graph), arcs_of(u)) << name;
+  }
+  EXPECT_NE(slurp(tmp.path() / "u.mtx").find("real symmetric"), std::string::npos);
+
+  auto const k2 = io::read_graph_from_memory(res, "src,dst,a,b\n0,1,3,4\n2,0,5,6\n", {}, "k2.csv").graph;
+  io::write_graph(tmp.path() / "k2.txt", k2);
+  EXPECT_EQ(arcs_of(io::read_graph(res, tmp.path() / "k2.txt").graph), arcs_of(k2));
+  EXPECT_THROW(io::write_graph(tmp.path() / "k2.gr", k2), not_supported);
+  io::write_graph(tmp.path() / "k2dir", k2, {.format = io::format::mosp_csr});
+  EXPECT_EQ(arcs_of(io::read_graph(res, tmp.path() / "k2dir").graph), arcs_of(k2));
+}
+
+TEST(IoRoundTrip, MospTripletByteForByte)
+{
+  temp_dir tmp;
+  auto const dir = data_dir / "mosp_r05";
+  auto const g = io::read_graph(res, dir).graph;
+  EXPECT_EQ(g.k(), 2);
+  EXPECT_EQ(g.num_vertices(), 10);
+  io::write_mosp_csr(tmp.path(), g.to_csr(), g.k());
+  for (auto const* f : {"graphCsrRowPtr.txt", "graphCsrColInd.txt", "graphCsrValues.txt"})
+    EXPECT_EQ(slurp(tmp.path() / f), slurp(dir / f)) << f;
+}
+
+TEST(IoRoundTrip, DistancesAndParentsByteForByte)
+{
+  temp_dir tmp;
+  for (auto const* sub : {"init/obj0/distancesOriginal.txt", "updated/obj0/distancesUpdated.txt"}) {
+    auto const src = data_dir / "mosp_sssp_r07" / sub;
+    auto const d = io::read_distances(src);
+    io::write_distances(tmp.path() / "d.txt", d);
+    EXPECT_EQ(slurp(tmp.path() / "d.txt"), slurp(src)) << sub;
+  }
+  auto const upd = std::get<std::vector<std::int64_t>>(io::read_distances(data_dir / "mosp_sssp_r07/updated/obj0/distancesUpdated.txt"));
+  EXPECT_EQ(upd.size(), 30U);
+  EXPECT_EQ(upd[0], 0);
+  EXPECT_EQ(upd[1], std::numeric_limits<std::int64_t>::max());
+  for (auto const* sub : {"init/obj0/SSSPTreeOriginal.txt", "updated/obj0/SSSPTreeUpdated.txt"}) {
+    auto const src = data_dir / "mosp_sssp_r07" / sub;
+    auto const p = io::read_parents(src);
+    io::write_parents(tmp.path() / "p.txt", p);
+    EXPECT_EQ(slurp(tmp.path() / "p.txt"), slurp(src)) << sub;
+  }
+  std::vector<double> const fd = {0, 0.5, std::numeric_limits<double>::infinity(), 1e-300};
+  io::write_distances(tmp.path() / "f.txt.gz", fd);
+  EXPECT_EQ(std::get<std::vector<double>>(io::read_distances(tmp.path() / "f.txt.gz", weight_type::float64)), fd);
+}
+
+// ---- the weight generator ---------------------------------------------------------------------
+
+TEST(RandomWeights, FixedSeedFixedValues)
+{
+  // These literals are part of the documented contract (docs/io.md): changing the generator
+  // changes every benchmark graph with generated weights.
+  std::vector<std::int32_t> w(10);
+  io::fill_random_weights(42, w);
+  EXPECT_EQ(w, (std::vector<std::int32_t>{75, 16, 28, 35, 4, 87, 22, 81, 34, 62}));
+  std::vector<std::int32_t> z(5);
+  io::fill_random_weights(0, z);
+  EXPECT_EQ(z, (std::vector<std::int32_t>{89, 44, 3, 98, 11}));
+  io::fill_random_weights(7, z, 0, std::numeric_limits<std::int32_t>::max());
+  EXPECT_EQ(z, (std::vector<std::int32_t>{837153010, 36052587, 1934368832, 1251833272, 971611571}));
+  EXPECT_THROW(io::fill_random_weights(1, z, 5, 4), invalid_argument);
+
+  std::vector<std::int32_t> many(100000);
+  io::fill_random_weights(io::default_weight_seed, many);
+  EXPECT_EQ(*std::min_element(many.begin(), many.end()), 1);
+  EXPECT_EQ(*std::max_element(many.begin(), many.end()), 100);
+}
