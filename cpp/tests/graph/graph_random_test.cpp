@@ -1,0 +1,268 @@
+// Randomized: random graphs and batches against a plain model (a map from arc to weights), with
+// the seed in every failure message.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/error.hpp"
+#include "dyng/graph/graph.hpp"
+#include "graph/graph_impl.hpp"
+#include "graph_test_util.hpp"
+
+namespace {
+using namespace dyng;
+using namespace dyng::graph_testing;
+
+using key = std::pair<vertex_t, vertex_t>;
+using model = std::map<key, std::vector<double>>;  // arcs (both of an undirected edge)
+
+std::vector<arc> model_arcs(model const& m)
+{
+  std::vector<arc> a;
+  for (auto const& [k, w] : m) a.emplace_back(k.first, k.second, w);
+  return a;
+}
+
+struct rng {
+  std::mt19937_64 gen;
+  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); }
+  bool coin(double p) { return std::bernoulli_distribution(p)(gen); }
+};
+
+/// Applies the set semantics to the model; returns false where the graph must refuse the batch.
+bool model_apply(model& m, batch const& b, bool directed)
+{
+  auto const k = static_cast<std::size_t>(b.k());
+  model next = m;
+  auto put = [&](vertex_t u, vertex_t v, std::vector<double> const& w) {
+    next[{u, v}] = w;
+    if (!directed) next[{v, u}] = w;
+  };
+  for (std::size_t j = 0; j < b.deletions(); ++j) {
+    vertex_t const u = b.erase_src()[j], v = b.erase_dst()[j];
+    if (!m.count({u, v})) {
+      if (b.policy() == missing_edge::error) return false;
+      continue;
+    }
+    next.erase({u, v});
+    if (!directed) next.erase({v, u});
+  }
+  std::size_t ni = 0, nc = 0;
+  for (auto const change : b.upsert_order()) {
+    if (change) {
+      vertex_t const u = b.change_src()[nc], v = b.change_dst()[nc];
+      std::vector<double> w(b.change_weights().begin() + static_cast<std::ptrdiff_t>(nc * k),
+                            b.change_weights().begin() + static_cast<std::ptrdiff_t>((nc + 1) * k));
+      ++nc;
+      if (!next.count({u, v})) {
+        if (b.policy() == missing_edge::error) return false;
+        continue;
+      }
+      put(u, v, w);
+    } else {
+      vertex_t const u = b.insert_src()[ni], v = b.insert_dst()[ni];
+      std::vector<double> w(b.insert_weights().begin() + static_cast<std::ptrdiff_t>(ni * k),
+                            b.insert_weights().begin() + static_cast<std::ptrdiff_t>((ni + 1) * k));
+      ++ni;
+      put(u, v, w);
+    }
+  }
+  m = std::move(next);
+  return true;
+}
+
+/// Replays a change set on the arc map, checking each row's old weights on the way.
+template <class W>
+void replay(model& m, detail::change_set<W> const& cs, std::size_t k, std::string const& where)
+{
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    key const e{cs.src[i], cs.dst[i]};
+    std::vector<double> oldw, neww;
+    for (std::size_t c = 0; c < k; ++c) {
+      oldw.push_back(static_cast<double>(cs.old_w[i * k + c]));
+      neww.push_back(static_cast<double>(cs.new_w[i * k + c]));
+    }
+    switch (cs.kind[i]) {
+      case detail::change_kind::inserted:
+        ASSERT_FALSE(m.count(e)) << where << " change " << i;
+        m[e] = neww;
+        break;
+      case detail::change_kind::deleted:
+        ASSERT_TRUE(m.count(e)) << where << " change " << i;
+        EXPECT_EQ(m[e], oldw) << where << " change " << i;
+        m.erase(e);
+        break;
+      case detail::change_kind::reweighted:
+        ASSERT_TRUE(m.count(e)) << where << " change " << i;
+        EXPECT_EQ(m[e], oldw) << where << " change " << i;
+        EXPECT_NE(oldw, neww) << where << " change " << i;
+        m[e] = neww;
+        break;
+    }
+  }
+}
+
+/// The batch that undoes the difference before -> after.
+batch inverse(model const& before, model const& after, int k, bool directed)
+{
+  batch b(k);
+  auto wanted = [&](key const& e) { return directed || e.first <= e.second; };
+  for (auto const& [e, w] : after)
+    if (wanted(e) && !before.count(e)) b.erase(e.first, e.second);
+  for (auto const& [e, w] : before) {
+    if (!wanted(e)) continue;
+    auto it = after.find(e);
+    if (it == after.end())
+      b.insert(e.first, e.second, w);
+    else if (it->second != w)
+      b.set_weights(e.first, e.second, w);
+  }
+  return b;
+}
+
+class GraphRandom : public ::testing::TestWithParam<int> {};
+
+TEST_P(GraphRandom, CommitsMatchTheModel)
+{
+  int const seed = GetParam();
+  rng r{std::mt19937_64(static_cast<std::uint64_t>(seed))};
+  bool const directed = seed % 3 != 0;
+  int const k = 1 + seed % 2;
+  vertex_t const n = static_cast<vertex_t>(r.uniform(2, 25));
+  auto const kk = static_cast<std::size_t>(k);
+  auto res = resources::sequential();
+
+  // A random simple graph (min_weight merges repeats).
+  std::vector<vertex_t> src, dst;
+  std::vector<std::int32_t> w;
+  int const m0 = r.uniform(0, 3 * n);
+  for (int i = 0; i < m0; ++i) {
+    src.push_back(static_cast<vertex_t>(r.uniform(0, n - 1)));
+    dst.push_back(static_cast<vertex_t>(r.uniform(0, n - 1)));
+    for (int c = 0; c < k; ++c) w.push_back(r.uniform(0, 9));
+  }
+  auto g = graph::from_edges(res, n, src, dst, w, {.directed = directed, .k = k});
+  model m;
+  for (auto const& [u, v, ww] : out_arcs(g)) m[{u, v}] = ww;
+
+  auto random_w = [&] {
+    std::vector<double> x;
+    for (int c = 0; c < k; ++c) x.push_back(r.uniform(0, 9));
+    return x;
+  };
+  auto random_existing = [&]() -> key {
+    auto it = m.begin();
+    std::advance(it, r.uniform(0, static_cast<int>(m.size()) - 1));
+    return it->first;
+  };
+  int regrows = 0;
+  for (int step = 0; step < 40; ++step) {
+    std::string const where = "seed=" + std::to_string(seed) + " step=" + std::to_string(step) +
+                              (directed ? " directed" : " undirected") + " k=" + std::to_string(k);
+    bool const lax = r.coin(0.3);
+    batch b(k, batch_semantics::set, lax ? missing_edge::ignore : missing_edge::error);
+    int const size = r.uniform(0, 12);
+    for (int i = 0; i < size; ++i) {
+      int const what = r.uniform(0, 9);
+      bool const from_graph = !m.empty() && r.coin(0.6);
+      key const e = from_graph ? random_existing()
+                               : key{static_cast<vertex_t>(r.uniform(0, n - 1)), static_cast<vertex_t>(r.uniform(0, n - 1))};
+      if (what < 3)
+        b.erase(e.first, e.second);
+      else if (what < 8)
+        b.insert(e.first, e.second, random_w());
+      else
+        b.set_weights(e.first, e.second, random_w());
+    }
+    model expected = m;
+    bool const ok = model_apply(expected, b, directed);
+    auto const version = g.version();
+    auto const before_csr = g.to_csr();
+    if (!ok) {
+      EXPECT_THROW(g.commit(res, b), invalid_argument) << where;
+      auto const after_csr = g.to_csr();
+      EXPECT_EQ(after_csr.targets, before_csr.targets) << where;
+      EXPECT_EQ(after_csr.weights, before_csr.weights) << where;
+      EXPECT_EQ(g.version(), version) << where;
+      continue;
+    }
+    commit_stats st;
+    ASSERT_NO_THROW(st = g.commit(res, b)) << where;
+    regrows += st.regrown ? 1 : 0;
+    EXPECT_EQ(g.version(), version + 1) << where;
+    EXPECT_EQ(sorted(out_arcs(g)), model_arcs(expected)) << where;
+    expect_consistent(g, where);
+
+    auto const& cs = changes<std::int32_t>(g);
+    model replayed = m;
+    replay(replayed, cs, kk, where);
+    EXPECT_EQ(replayed, expected) << where;
+    EXPECT_EQ(st.inserted - st.deleted, g.num_edges() - static_cast<edge_t>(m.size())) << where;
+    EXPECT_EQ(static_cast<std::size_t>(st.inserted + st.deleted + st.reweighted), cs.size()) << where;
+
+    // Every 5th step: the inverse batch restores the arc set (then redo the batch's effect).
+    if (step % 5 == 4) {
+      auto const inv = inverse(m, expected, k, directed);
+      ASSERT_NO_THROW(g.commit(res, inv)) << where << " inverse";
+      EXPECT_EQ(sorted(out_arcs(g)), model_arcs(m)) << where << " inverse";
+      auto const redo = inverse(expected, m, k, directed);
+      ASSERT_NO_THROW(g.commit(res, redo)) << where << " redo";
+      EXPECT_EQ(sorted(out_arcs(g)), model_arcs(expected)) << where << " redo";
+      expect_consistent(g, where + " redo");
+    }
+    m = std::move(expected);
+  }
+  RecordProperty("regrows", regrows);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, GraphRandom, ::testing::Range(1, 31));
+
+TEST(GraphRandomMultigraph, ParallelArcsStayMirrored)
+{
+  // duplicate_edges::keep with repeated arcs; set and mosp batches; in/out stay consistent and
+  // the first copy of an arc is the one reweighted on both sides.
+  for (int seed = 1; seed <= 10; ++seed) {
+    rng r{std::mt19937_64(static_cast<std::uint64_t>(seed) * 7919)};
+    vertex_t const n = 6;
+    std::vector<vertex_t> src, dst;
+    std::vector<std::int32_t> w;
+    for (int i = 0; i < 30; ++i) {
+      src.push_back(static_cast<vertex_t>(r.uniform(0, n - 1)));
+      dst.push_back(static_cast<vertex_t>(r.uniform(0, n - 1)));
+      w.push_back(r.uniform(0, 9));
+    }
+    auto res = resources::sequential();
+    auto g = graph::from_edges(res, n, src, dst, w, {.k = 1, .duplicates = duplicate_edges::keep});
+    for (int step = 0; step < 20; ++step) {
+      batch b(1, r.coin(0.5) ? batch_semantics::mosp : batch_semantics::set, missing_edge::ignore);
+      for (int i = 0; i < 6; ++i) {
+        auto const u = static_cast<vertex_t>(r.uniform(0, n - 1)), v = static_cast<vertex_t>(r.uniform(0, n - 1));
+        if (r.coin(0.3))
+          b.erase(u, v);
+        else
+          b.insert(u, v, r.uniform(0, 9));
+      }
+      g.commit(res, b);
+      std::string const where = "seed=" + std::to_string(seed) + " step=" + std::to_string(step);
+      expect_consistent(g, where);
+      // The k-th copy of u in in-row v carries the k-th copy's weight of v in out-row u.
+      auto const& out = g.impl().out_adj<std::int32_t>();
+      auto const& in = g.impl().in_adj<std::int32_t>();
+      for (vertex_t u = 0; u < n; ++u)
+        for (vertex_t v = 0; v < n; ++v) {
+          std::vector<std::int32_t> a, c;
+          for (std::size_t i = 0; i < out.targets(u).size(); ++i)
+            if (out.targets(u)[i] == v) a.push_back(out.weights(u, 0)[i]);
+          for (std::size_t i = 0; i < in.targets(v).size(); ++i)
+            if (in.targets(v)[i] == u) c.push_back(in.weights(v, 0)[i]);
+          EXPECT_EQ(a, c) << where << " arc " << u << "->" << v;
+        }
+    }
+  }
+}
+
+}  // namespace
