@@ -13,6 +13,7 @@
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "dyng/core/error.hpp"
@@ -269,22 +270,24 @@ std::string num_str(double x)
   return os.str();
 }
 
-/// The ids and weights of one batch row; `what` is e.g. "batch insertion 3".
+/// The ids and weights of batch row `j` of kind `what` ("deletion"); messages are built only
+/// on failure, so valid rows cost no allocation.
 template <class W>
-void check_row(std::string_view what, vertex_t u, vertex_t v, vertex_t n, std::span<double const> w)
+void check_row(char const* what, std::size_t j, vertex_t u, vertex_t v, vertex_t n, std::span<double const> w)
 {
+  auto row = [&] { return std::string("batch ") + what + " " + std::to_string(j) + ": "; };
   for (vertex_t x : {u, v})
-    DYNG_EXPECTS(x >= 0 && x < n, std::string(what) + ": vertex " + std::to_string(x) + " of edge " + edge_str(u, v) +
+    DYNG_EXPECTS(x >= 0 && x < n, row() + "vertex " + std::to_string(x) + " of edge " + edge_str(u, v) +
                                       " out of range [0, " + std::to_string(n) + "); ids are 0-based");
   for (std::size_t c = 0; c < w.size(); ++c) {
     double const x = w[c];
-    DYNG_EXPECTS(std::isfinite(x) && x >= 0, std::string(what) + ": edge " + edge_str(u, v) + ", weight column " +
+    DYNG_EXPECTS(std::isfinite(x) && x >= 0, row() + "edge " + edge_str(u, v) + ", weight column " +
                                                  std::to_string(c) + " is " + num_str(x) +
                                                  "; weights must be finite and non-negative");
     if constexpr (std::is_same_v<W, std::int32_t>) {
       DYNG_EXPECTS(std::trunc(x) == x && x <= static_cast<double>(std::numeric_limits<std::int32_t>::max()),
-                   std::string(what) + ": edge " + edge_str(u, v) + ", weight column " + std::to_string(c) + " is " +
-                       num_str(x) + "; the graph has int32 weights, so weights must be integers in [0, 2147483647]");
+                   row() + "edge " + edge_str(u, v) + ", weight column " + std::to_string(c) + " is " + num_str(x) +
+                       "; the graph has int32 weights, so weights must be integers in [0, 2147483647]");
     }
   }
 }
@@ -308,12 +311,12 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
                   b.upsert_order().size() == b.insertions() + b.weight_changes(),
               "batch arrays out of step");
   for (std::size_t j = 0; j < b.deletions(); ++j)
-    check_row<W>("batch deletion " + std::to_string(j), b.erase_src()[j], b.erase_dst()[j], g.n, {});
+    check_row<W>("deletion", j, b.erase_src()[j], b.erase_dst()[j], g.n, {});
   for (std::size_t j = 0; j < b.insertions(); ++j)
-    check_row<W>("batch insertion " + std::to_string(j), b.insert_src()[j], b.insert_dst()[j], g.n,
+    check_row<W>("insertion", j, b.insert_src()[j], b.insert_dst()[j], g.n,
                  b.insert_weights().subspan(j * k, k));
   for (std::size_t j = 0; j < b.weight_changes(); ++j)
-    check_row<W>("batch weight change " + std::to_string(j), b.change_src()[j], b.change_dst()[j], g.n,
+    check_row<W>("weight change", j, b.change_src()[j], b.change_dst()[j], g.n,
                  b.change_weights().subspan(j * k, k));
 
   // 2. Arc ops in application order, and the weights converted once.

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -42,6 +43,13 @@ bool valid_weight(W w) noexcept
     return w >= 0;
 }
 
+std::string num_str(double x)
+{
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
 std::string edge_str(vertex_t u, vertex_t v)
 {
   return "(" + std::to_string(u) + ", " + std::to_string(v) + ")";
@@ -70,7 +78,7 @@ void check_weights(char const* fn, char const* row_name, std::size_t m, std::spa
     if (!valid_weight(weights[i])) {
       auto const [u, v] = endpoints(i / kk);
       DYNG_EXPECTS(false, std::string(fn) + ": " + row_name + " " + std::to_string(i / kk) + " " + edge_str(u, v) +
-                              ", weight column " + std::to_string(i % kk) + " is " + std::to_string(weights[i]) +
+                              ", weight column " + std::to_string(i % kk) + " is " + num_str(static_cast<double>(weights[i])) +
                               "; weights must be finite and non-negative");
     }
   }
