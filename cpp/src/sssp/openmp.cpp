@@ -30,6 +30,10 @@ namespace {
 
 using index_t = std::int64_t;
 
+/// Below this many items a loop runs on the calling thread: a parallel region costs more than
+/// the work, and road-graph frontiers are often this small for thousands of rounds.
+constexpr index_t parallel_cutoff = 1024;
+
 /// Sets v's mark from several threads; true for the one thread that set it first.
 bool claim(dyng::detail::vertex_marks& marks, vertex_t v) noexcept
 {
@@ -90,7 +94,7 @@ struct rounds_engine {
     auto const& adj = out;
     double sum = 0;
     index_t const nn = static_cast<index_t>(n);
-#pragma omp parallel for num_threads(threads) reduction(+ : sum) schedule(static)
+#pragma omp parallel for num_threads(threads) reduction(+ : sum) schedule(static) if (nn > parallel_cutoff)
     for (index_t v = 0; v < nn; ++v)
       for (W const w : adj.weights(static_cast<vertex_t>(v), c)) sum += static_cast<double>(w);
     double const mean = g.m > 0 ? sum / static_cast<double>(g.m) : 1.0;
@@ -106,7 +110,7 @@ struct rounds_engine {
     auto best_parent = ws.get<vertex_t>("sssp.omp.best_parent", n);
     std::int64_t relax = 0;
     index_t const count = cand.count();
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : relax)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) if (count > parallel_cutoff) reduction(+ : relax)
     for (index_t i = 0; i < count; ++i) {
       vertex_t const v = cand[i];
       relax += static_cast<std::int64_t>(in.targets(v).size());
@@ -114,7 +118,7 @@ struct rounds_engine {
       best_key[static_cast<std::size_t>(i)] = k;
       best_parent[static_cast<std::size_t>(i)] = p;
     }
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static) if (count > parallel_cutoff)
     for (index_t i = 0; i < count; ++i) {
       vertex_t const v = cand[i];
       if (v != source && best_key[static_cast<std::size_t>(i)] < t.key_of(v)) {
@@ -141,11 +145,11 @@ struct rounds_engine {
       index_t const pc = pending.count();
       if (bound == infinity<D>()) {
         D lo = infinity<D>();
-#pragma omp parallel for num_threads(threads) reduction(min : lo) schedule(static)
+#pragma omp parallel for num_threads(threads) reduction(min : lo) schedule(static) if (pc > parallel_cutoff)
         for (index_t i = 0; i < pc; ++i) lo = std::min(lo, t.dist[static_cast<std::size_t>(pending[i])]);
         bound = lo + step;
       }
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static) if (pc > parallel_cutoff)
       for (index_t i = 0; i < pc; ++i) {
         vertex_t const v = pending[i];
         (t.dist[static_cast<std::size_t>(v)] < bound ? near : far).push(v);
@@ -161,7 +165,7 @@ struct rounds_engine {
       dyng::detail::vertex_marks seen(ws, "sssp.omp.seen", g.n);
       shared_list cand{cand_buf};
       index_t const nc = near.count();
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) if (nc > parallel_cutoff)
       for (index_t i = 0; i < nc; ++i)
         for (vertex_t const y : out.targets(near[i]))
           if (claim(seen, y)) cand.push(y);
@@ -188,7 +192,7 @@ struct rounds_engine {
   {
     index_t const count = which.count();
     std::int64_t relax = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : relax)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) if (count > parallel_cutoff) reduction(+ : relax)
     for (index_t i = 0; i < count; ++i) {
       vertex_t const v = which[i];
       relax += static_cast<std::int64_t>(in.targets(v).size());
@@ -207,14 +211,14 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
   rounds_engine<W, D> e{res, g, t, p.objective, p.source, access::stats(r), access::step(r)};
   access::step(r) = 0;
   index_t const nn = g.n;
-#pragma omp parallel for num_threads(e.threads) schedule(static)
+#pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
   for (index_t v = 0; v < nn; ++v) t.set(static_cast<vertex_t>(v), unreachable<D>());
   t.set(p.source, key<D>{D{0}, 0});
   shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
   pending.push(p.source);
   e.run_rounds(pending, nullptr, nullptr);
   auto all = res.workspace().get<vertex_t>("sssp.omp.all", e.n);
-#pragma omp parallel for num_threads(e.threads) schedule(static)
+#pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
   for (index_t v = 0; v < nn; ++v) all[static_cast<std::size_t>(v)] = static_cast<vertex_t>(v);
   e.derive_parents(shared_list{all, e.n});
 }
@@ -239,7 +243,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
   shared_list changed{ws.get<vertex_t>("sssp.omp.changed", e.n)};
   {
     scoped_stage stage(prof, "sssp.invalidate");
-#pragma omp parallel for num_threads(e.threads) schedule(static)
+#pragma omp parallel for num_threads(e.threads) schedule(static) if (rows > parallel_cutoff)
     for (index_t i = 0; i < rows; ++i) {
       auto const row = static_cast<std::size_t>(i);
       bool const lost = ch.kind[row] == dyng::detail::change_kind::deleted ||
@@ -253,7 +257,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
     while (level_begin < changed.size) {
       index_t const lo = static_cast<index_t>(level_begin);
       index_t const hi = changed.count();
-#pragma omp parallel for num_threads(e.threads) schedule(dynamic, 64)
+#pragma omp parallel for num_threads(e.threads) schedule(dynamic, 64) if (hi - lo > parallel_cutoff)
       for (index_t i = lo; i < hi; ++i) {
         vertex_t const x = changed[i];
         for (vertex_t const y : e.out.targets(x))
@@ -267,7 +271,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
       }
     }
     index_t const ni = changed.count();
-#pragma omp parallel for num_threads(e.threads) schedule(static)
+#pragma omp parallel for num_threads(e.threads) schedule(static) if (ni > parallel_cutoff)
     for (index_t i = 0; i < ni; ++i) {
       t.set(changed[i], unreachable<D>());
       t.parent[static_cast<std::size_t>(changed[i])] = no_vertex;

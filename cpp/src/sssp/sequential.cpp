@@ -109,14 +109,16 @@ class indexed_heap {
   std::size_t size_ = 0;
 };
 
-/// Settles the heap (step 4 of the update, the whole of compute). Returns pops.
+/// Settles the heap (step 4 of the update, the whole of compute). A vertex is popped once, with
+/// its final key; pops of vertices not in `counted` add to stats::affected.
 template <class W, class D>
 void settle(adjacency<W> const& out, int objective, tree_view<D> const& t, indexed_heap<D>& heap,
-            stats& st)
+            stats& st, dyng::detail::vertex_marks const* counted)
 {
   while (!heap.empty()) {
     vertex_t const x = heap.pop();
     ++st.iterations;
+    if (counted == nullptr || !counted->test(x)) ++st.affected;
     auto const kx = t.key_of(x);
     auto const to = out.targets(x);
     auto const w = out.weights(x, objective);
@@ -129,7 +131,6 @@ void settle(adjacency<W> const& out, int objective, tree_view<D> const& t, index
         t.set(y, cand);
         t.parent[static_cast<std::size_t>(y)] = x;
         heap.push_or_decrease(y);
-        ++st.affected;
       } else if (cand == ky && x < t.parent[static_cast<std::size_t>(y)]) {
         t.parent[static_cast<std::size_t>(y)] = x;
       }
@@ -150,7 +151,7 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
   t.set(p.source, key<D>{D{0}, 0});
   indexed_heap<D> heap(res.workspace(), g.n, t);
   heap.push_or_decrease(p.source);
-  settle(g.out_adj<W>(), p.objective, t, heap, st);
+  settle(g.out_adj<W>(), p.objective, t, heap, st, nullptr);
 }
 
 template <class W>
@@ -238,7 +239,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
   }
   {
     scoped_stage stage(prof, "sssp.propagate");
-    settle(out, c, t, heap, st);
+    settle(out, c, t, heap, st, &listed);
   }
 }
 

@@ -1,0 +1,86 @@
+#pragma once
+// The dyng command line: shared options, reporting, and one function per subcommand.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dyng/core/resources.hpp"
+#include "dyng/io/io.hpp"
+
+namespace dyng::cli {
+
+/// Options every subcommand that reads a graph shares.
+struct graph_options {
+  std::string file;          // empty: the bundled road network
+  std::string format = "auto";
+  std::uint64_t weight_seed = io::default_weight_seed;
+  bool unit_weights = false;
+  bool undirected = false;
+  void add_to(CLI::App& app);
+};
+
+struct backend_options {
+  std::string backend = "seq";
+  int threads = 0;
+  void add_to(CLI::App& app);
+  [[nodiscard]] resources make() const;
+};
+
+/// Reads the graph, with progress on stderr when it is a terminal.
+io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
+
+/// Progress lines go to stderr, only when it is a terminal.
+void progress(std::string const& line);
+
+/// Minimum and median of a set of trial times.
+struct timing {
+  double min_ms = 0;
+  double median_ms = 0;
+  int trials = 0;
+};
+timing summarize(std::vector<double> ms);
+inline double elapsed_ms(std::chrono::steady_clock::time_point start)
+{
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Key-value output: aligned text on stdout, or one JSON object.
+class report {
+ public:
+  explicit report(bool json) : json_(json) {}
+  void add(std::string const& key, std::string const& value);   // a string
+  void add_raw(std::string const& key, std::string const& json); // a JSON value (number, object)
+  void add_number(std::string const& key, double value, std::string const& unit = "");
+  void add_timing(std::string const& key, timing const& t);
+  void print() const;
+
+ private:
+  bool json_;
+  std::vector<std::pair<std::string, std::string>> text_;
+  std::vector<std::pair<std::string, std::string>> json_fields_;
+};
+
+int run_info(graph_options const& g);
+struct sssp_options {
+  graph_options graph;
+  backend_options backend;
+  std::int64_t source = -1;  // -1: the file's first vertex (id 0 after mapping)
+  std::string objective = "all";
+  std::string updates, insert, remove;
+  std::size_t random = 0;
+  double insert_fraction = 0.5;
+  std::uint64_t seed = 1;
+  std::size_t locality = 0;
+  std::string strategy = "auto";
+  int repeat = 1;
+  bool verify = false;
+  bool json = false;
+  std::string out;
+};
+int run_sssp(sssp_options const& o);
+
+}  // namespace dyng::cli

@@ -1,0 +1,184 @@
+// dyng sssp: compute, apply one batch, update; timings for compute, commit, update and a
+// recompute of the updated graph, verification timed apart.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "dyng/core/error.hpp"
+#include "dyng/graph/generate.hpp"
+#include "dyng/sssp/sssp.hpp"
+#include "dyng/update.hpp"
+
+namespace dyng::cli {
+namespace {
+
+std::vector<int> objectives_of(std::string const& spec, int k)
+{
+  std::vector<int> out;
+  if (spec == "all") {
+    for (int c = 0; c < k; ++c) out.push_back(c);
+    return out;
+  }
+  int c = -1;
+  try {
+    c = std::stoi(spec);
+  } catch (std::exception const&) {
+  }
+  if (c < 0 || c >= k)
+    throw invalid_argument("--objective " + spec + ": expected 'all' or a column in [0, " + std::to_string(k) + ")");
+  return {c};
+}
+
+batch make_batch(sssp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
+{
+  if (!o.updates.empty()) {
+    *what = o.updates;
+    return io::read_batch(o.updates, g.k(), batch_semantics::set, id_offset);
+  }
+  if (!o.insert.empty()) {
+    *what = o.insert + " + " + o.remove + " (MOSP rules)";
+    return io::read_mosp_batch(o.insert, o.remove, g.k());
+  }
+  *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
+          ", seed " + std::to_string(o.seed) + (o.locality ? ", local ball of " + std::to_string(o.locality) : "");
+  return random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed,
+                          .locality = o.locality});
+}
+
+/// Runs `dyng::update` over every result in the vector (one commit for all).
+void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp::result>& rs)
+{
+  std::vector<result_base*> ptrs;
+  for (auto& r : rs) ptrs.push_back(&r);
+  dyng::detail::update_all(res, g, b, ptrs);
+}
+
+void write_results(std::string const& dir, std::vector<sssp::result> const& rs, int k, char const* suffix)
+{
+  for (auto const& r : rs) {
+    std::filesystem::path d = dir;
+    if (k > 1) d /= "obj" + std::to_string(r.params().objective);
+    std::filesystem::create_directories(d);
+    io::write_distances(d / (std::string("distances") + suffix + ".txt"), r.distance_data());
+    io::write_parents(d / (std::string("SSSPTree") + suffix + ".txt"), r.parents());
+  }
+}
+
+}  // namespace
+
+int run_sssp(sssp_options const& o)
+{
+  auto const res = o.backend.make();
+  auto profile = std::make_shared<profiler>();
+  double load_ms = 0;
+  auto gf = load(res, o.graph, &load_ms);
+  auto& g = gf.graph;
+  auto const source_id = o.source < 0 ? gf.id_offset : o.source;
+  auto const source = source_id - gf.id_offset;
+  if (source < 0 || source >= g.num_vertices())
+    throw invalid_argument("--source " + std::to_string(source_id) + ": not a vertex of the graph (file ids " +
+                           std::to_string(gf.id_offset) + ".." + std::to_string(g.num_vertices() - 1 + gf.id_offset) + ")");
+  auto const objectives = objectives_of(o.objective, g.k());
+  sssp::strategy const strategy = o.strategy == "incremental" ? sssp::strategy::incremental
+                                  : o.strategy == "recompute" ? sssp::strategy::recompute
+                                                              : sssp::strategy::automatic;
+  auto const compute_all = [&](graph const& on) {
+    std::vector<sssp::result> rs;
+    for (int c : objectives)
+      rs.push_back(sssp::compute(res, on, {.source = static_cast<vertex_t>(source), .objective = c, .strategy = strategy}));
+    return rs;
+  };
+
+  report out(o.json);
+  out.add("graph", gf.description);
+  out.add("backend", std::string(to_string(res.backend())) +
+                         (res.backend() == backend::openmp ? " (" + std::to_string(res.threads()) + " threads)" : ""));
+  out.add_number("vertices", g.num_vertices());
+  out.add_number("arcs", static_cast<double>(g.num_edges()));
+  out.add("source", std::to_string(source_id) + " (file id)");
+  out.add("objectives", o.objective);
+  out.add_number("load", load_ms, "ms");
+
+  progress("computing");
+  std::vector<double> times;
+  std::vector<sssp::result> results;
+  for (int t = 0; t < o.repeat; ++t) {
+    auto const start = std::chrono::steady_clock::now();
+    results = compute_all(g);
+    times.push_back(elapsed_ms(start));
+  }
+  out.add_timing("compute", summarize(times));
+  out.add("engine", results.front().last_stats().engine);
+  vertex_t reached = 0;
+  for (auto p : results.front().parents()) reached += p != no_vertex;
+  out.add_number("reached", reached + 1, "vertices");
+  if (!o.out.empty()) write_results(o.out, results, g.k(), "Original");
+
+  bool const has_batch = !o.updates.empty() || !o.insert.empty() || o.random > 0;
+  if (has_batch) {
+    std::string what;
+    auto const b = make_batch(o, g, gf.id_offset, &what);
+    out.add("batch", what);
+    out.add_number("insertions", static_cast<double>(b.insertions()));
+    out.add_number("deletions", static_cast<double>(b.deletions()));
+    out.add_number("weight changes", static_cast<double>(b.weight_changes()));
+    // Commit alone, on clones (untimed copies).
+    std::vector<double> commit_ms;
+    for (int t = 0; t < o.repeat; ++t) {
+      auto copy = g.clone();
+      auto const start = std::chrono::steady_clock::now();
+      copy.commit(res, b);
+      commit_ms.push_back(elapsed_ms(start));
+    }
+    out.add_timing("commit", summarize(commit_ms));
+    // Commit + update of every result: trials on copies (a copy has its own identity, so its
+    // results are computed on it, untimed), the last one on the graph itself.
+    progress("updating");
+    std::vector<double> update_ms;
+    for (int t = 0; t < o.repeat; ++t) {
+      bool const last = t + 1 == o.repeat;
+      graph copy = last ? graph(std::move(g)) : g.clone();
+      std::vector<sssp::result> trial = last ? std::move(results) : compute_all(copy);
+      if (last) res.set_profiler(profile);
+      auto const start = std::chrono::steady_clock::now();
+      update_all(res, copy, b, trial);
+      update_ms.push_back(elapsed_ms(start));
+      if (last) {
+        res.set_profiler(nullptr);
+        g = std::move(copy);
+        results = std::move(trial);
+      }
+    }
+    out.add_timing("update", summarize(update_ms));
+    auto const& s = results.front().last_stats();
+    out.add_number("invalidated", static_cast<double>(s.invalidated), "vertices");
+    out.add_number("affected", static_cast<double>(s.affected), "vertices");
+    out.add_number("relaxations", static_cast<double>(s.relaxations));
+    out.add("strategy", s.recomputed ? "recomputed" : "incremental");
+    std::vector<double> recompute_ms;
+    for (int t = 0; t < o.repeat; ++t) {
+      auto const start = std::chrono::steady_clock::now();
+      auto rs = compute_all(g);
+      recompute_ms.push_back(elapsed_ms(start));
+    }
+    auto const rt = summarize(recompute_ms);
+    out.add_timing("recompute", rt);
+    out.add_number("update/recompute", summarize(update_ms).min_ms / rt.min_ms);
+    if (!o.out.empty()) write_results(o.out, results, g.k(), "Updated");
+  }
+  if (o.verify) {
+    auto const start = std::chrono::steady_clock::now();
+    for (auto const& r : results) {
+      auto const why = sssp::verify(g, r);
+      if (!why.empty())
+        throw logic_error("--verify: objective " + std::to_string(r.params().objective) + ": " + why);
+    }
+    out.add("verify", "ok (" + std::to_string(elapsed_ms(start)) + " ms, against a sequential Dijkstra)");
+  }
+  if (o.json) out.add_raw("profile", profile->to_json());
+  out.print();
+  return 0;
+}
+
+}  // namespace dyng::cli

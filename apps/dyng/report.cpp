@@ -1,0 +1,139 @@
+// Shared pieces of the subcommands: graph and backend options, loading, timing, reporting.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "cli.hpp"
+#include "dyng/core/error.hpp"
+
+namespace dyng::cli {
+namespace {
+
+std::filesystem::path bundled_graph()
+{
+  for (std::filesystem::path dir : {std::filesystem::path("data"), std::filesystem::path(DYNG_SOURCE_DATA_DIR),
+                                    std::filesystem::path(DYNG_INSTALL_DATA_DIR)}) {
+    auto const p = dir / "rome99.gr.gz";
+    if (std::filesystem::exists(p)) return p;
+  }
+  throw io_error("the bundled road network data/rome99.gr.gz was not found (looked in ./data, " +
+                 std::string(DYNG_SOURCE_DATA_DIR) + ", " + DYNG_INSTALL_DATA_DIR + "); pass a graph file");
+}
+
+std::string json_string(std::string const& s)
+{
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(double x)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+}  // namespace
+
+void graph_options::add_to(CLI::App& app)
+{
+  app.add_option("file", file, "Graph file or MOSP CSR directory (default: the bundled rome99 road network)");
+  app.add_option("--format", format, "Input format")
+      ->check(CLI::IsMember({"auto", "gr", "edges", "snap", "mtx", "csv", "tntp", "csr"}));
+  app.add_option("--weights-seed", weight_seed,
+                 "Seed of the weights given to unweighted inputs (uniform integers in 1..100)");
+  app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
+  app.add_flag("--undirected", undirected, "Read the edges as undirected");
+}
+
+void backend_options::add_to(CLI::App& app)
+{
+  app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp"}));
+  app.add_option("--threads", threads, "OpenMP threads (0: OpenMP's default)")->check(CLI::NonNegativeNumber);
+}
+
+resources backend_options::make() const
+{
+  return backend == "omp" ? resources::openmp(threads) : resources::sequential();
+}
+
+void progress(std::string const& line)
+{
+  if (isatty(STDERR_FILENO)) std::fprintf(stderr, "dyng: %s\n", line.c_str());
+}
+
+io::graph_file load(resources const& res, graph_options const& o, double* load_ms)
+{
+  std::filesystem::path const path = o.file.empty() ? bundled_graph() : std::filesystem::path(o.file);
+  io::read_options ro;
+  if (o.format == "csr") ro.format = io::format::mosp_csr;
+  else if (auto f = io::parse_format(o.format)) ro.format = *f;
+  if (!o.unit_weights) ro.random_weight_seed = o.weight_seed;
+  if (o.undirected) ro.directed = false;
+  progress("reading " + path.string());
+  auto const start = std::chrono::steady_clock::now();
+  auto gf = io::read_graph(res, path, ro);
+  if (load_ms) *load_ms = elapsed_ms(start);
+  return gf;
+}
+
+timing summarize(std::vector<double> ms)
+{
+  timing t;
+  if (ms.empty()) return t;
+  std::sort(ms.begin(), ms.end());
+  t.trials = static_cast<int>(ms.size());
+  t.min_ms = ms.front();
+  auto const mid = ms.size() / 2;
+  t.median_ms = ms.size() % 2 ? ms[mid] : (ms[mid - 1] + ms[mid]) / 2;
+  return t;
+}
+
+void report::add(std::string const& key, std::string const& value)
+{
+  text_.emplace_back(key, value);
+  json_fields_.emplace_back(key, json_string(value));
+}
+
+void report::add_raw(std::string const& key, std::string const& json) { json_fields_.emplace_back(key, json); }
+
+void report::add_number(std::string const& key, double value, std::string const& unit)
+{
+  text_.emplace_back(key, number(value) + (unit.empty() ? "" : " " + unit));
+  json_fields_.emplace_back(key, number(value));
+}
+
+void report::add_timing(std::string const& key, timing const& t)
+{
+  std::string text = number(t.min_ms) + " ms";
+  if (t.trials > 1) text += " (min of " + std::to_string(t.trials) + ", median " + number(t.median_ms) + " ms)";
+  text_.emplace_back(key, text);
+  json_fields_.emplace_back(key, "{\"min_ms\": " + number(t.min_ms) + ", \"median_ms\": " + number(t.median_ms) +
+                                     ", \"trials\": " + std::to_string(t.trials) + "}");
+}
+
+void report::print() const
+{
+  if (json_) {
+    std::cout << "{";
+    for (std::size_t i = 0; i < json_fields_.size(); ++i)
+      std::cout << (i ? ", " : "") << json_string(json_fields_[i].first) << ": " << json_fields_[i].second;
+    std::cout << "}\n";
+    return;
+  }
+  std::size_t width = 0;
+  for (auto const& [k, v] : text_) width = std::max(width, k.size());
+  for (auto const& [k, v] : text_) std::cout << k << std::string(width + 2 - k.size(), ' ') << v << "\n";
+}
+
+}  // namespace dyng::cli

@@ -1,0 +1,104 @@
+#include "dyng/graph/generate.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/error.hpp"
+
+namespace dyng {
+namespace {
+
+/// splitmix64: tiny, fast, and the same everywhere.
+struct splitmix64 {
+  std::uint64_t state;
+  std::uint64_t next() noexcept
+  {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, bound) by the multiply-shift mapping (bias below 2^-32 for our sizes).
+  std::uint64_t below(std::uint64_t bound) noexcept { return ((next() >> 32) * bound) >> 32; }
+};
+
+}  // namespace
+
+batch random_batch(graph const& g, random_batch_options const& o)
+{
+  DYNG_EXPECTS(o.insert_fraction >= 0 && o.insert_fraction <= 1,
+               "random_batch: insert_fraction " + std::to_string(o.insert_fraction) + " is outside [0, 1]");
+  DYNG_EXPECTS(0 <= o.min_weight && o.min_weight <= o.max_weight,
+               "random_batch: weights [" + std::to_string(o.min_weight) + ", " + std::to_string(o.max_weight) +
+                   "] must satisfy 0 <= min_weight <= max_weight");
+  splitmix64 rng{o.seed};
+  auto const n = static_cast<std::uint64_t>(g.num_vertices());
+  auto const csr = g.to_csr();
+
+  // The vertices endpoints are drawn from: all, or a BFS ball.
+  std::vector<vertex_t> pool;
+  std::vector<char> in_pool;
+  if (o.locality > 0 && n > 0) {
+    in_pool.assign(n, 0);
+    auto const centre = static_cast<vertex_t>(rng.below(n));
+    pool.push_back(centre);
+    in_pool[static_cast<std::size_t>(centre)] = 1;
+    for (std::size_t i = 0; i < pool.size() && pool.size() < o.locality; ++i) {
+      auto const u = static_cast<std::size_t>(pool[i]);
+      for (auto e = csr.offsets[u]; e < csr.offsets[u + 1] && pool.size() < o.locality; ++e) {
+        auto const v = csr.targets[static_cast<std::size_t>(e)];
+        if (!in_pool[static_cast<std::size_t>(v)]) {
+          in_pool[static_cast<std::size_t>(v)] = 1;
+          pool.push_back(v);
+        }
+      }
+    }
+  }
+  auto const local = [&](vertex_t v) { return in_pool.empty() || in_pool[static_cast<std::size_t>(v)]; };
+
+  // Candidate deletions: every edge once (u <= v when undirected), inside the pool.
+  std::vector<std::pair<vertex_t, vertex_t>> edges;
+  for (vertex_t u = 0; u < g.num_vertices(); ++u) {
+    if (!local(u)) continue;
+    for (auto e = csr.offsets[static_cast<std::size_t>(u)]; e < csr.offsets[static_cast<std::size_t>(u) + 1]; ++e) {
+      auto const v = csr.targets[static_cast<std::size_t>(e)];
+      if (local(v) && (g.directed() || u <= v)) edges.emplace_back(u, v);
+    }
+  }
+  // Parallel arcs appear once.
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+
+  auto const inserts = static_cast<std::size_t>(static_cast<double>(o.size) * o.insert_fraction + 0.5);
+  auto const deletes = std::min(o.size - std::min(inserts, o.size), edges.size());
+  batch b(g.k(), o.semantics);
+  b.reserve(inserts, deletes);
+  // Deletions: a partial Fisher-Yates shuffle picks distinct edges.
+  for (std::size_t i = 0; i < deletes; ++i) {
+    auto const j = i + static_cast<std::size_t>(rng.below(edges.size() - i));
+    std::swap(edges[i], edges[j]);
+    b.erase(edges[i].first, edges[i].second);
+  }
+  // Insertions: new edges, by rejection.
+  std::set<std::pair<vertex_t, vertex_t>> chosen;
+  std::vector<double> w(static_cast<std::size_t>(g.k()));
+  auto const draw = [&]() -> vertex_t {
+    return pool.empty() ? static_cast<vertex_t>(rng.below(n)) : pool[static_cast<std::size_t>(rng.below(pool.size()))];
+  };
+  auto const span = static_cast<std::uint64_t>(o.max_weight - o.min_weight) + 1;
+  for (std::size_t i = 0, tries = 0; i < inserts && n > 1 && tries < 20 * inserts + 100; ++tries) {
+    vertex_t u = draw();
+    vertex_t v = draw();
+    if (!g.directed() && v < u) std::swap(u, v);
+    if (u == v || g.has_edge(u, v) || !chosen.emplace(u, v).second) continue;
+    for (auto& x : w) x = static_cast<double>(o.min_weight + static_cast<std::int32_t>(rng.below(span)));
+    b.insert(u, v, w);
+    ++i;
+  }
+  return b;
+}
+
+}  // namespace dyng

@@ -1,0 +1,217 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/conformance.hpp"
+#include "common/random_graph.hpp"
+#include "dyng/core/error.hpp"
+#include "dyng/graph/generate.hpp"
+#include "dyng/sssp/sssp.hpp"
+
+namespace {
+
+using namespace dyng;
+using test::graph_spec;
+
+std::vector<std::pair<std::string, resources>> cpu_backends()
+{
+  std::vector<std::pair<std::string, resources>> out{{"sequential", resources::sequential()}};
+  if (openmp_available()) {
+    out.emplace_back("openmp(1)", resources::openmp(1));
+    out.emplace_back("openmp(3)", resources::openmp(3));
+  }
+  return out;
+}
+
+struct sssp_family {
+  using result_type = sssp::result;
+  static constexpr int property_pairs = 1000;
+  static std::vector<std::pair<std::string, resources>> backends() { return cpu_backends(); }
+  static std::vector<graph_spec> specs()
+  {
+    return {
+        {.n = 30, .avg_degree = 2.5, .directed = true},
+        {.n = 30, .avg_degree = 2.0, .directed = false},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.3},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .type = weight_type::float64},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .multigraph = true},
+    };
+  }
+  static result_type compute(resources const& res, graph const& g, int variant)
+  {
+    sssp::params p{.source = variant == 0 ? 0 : g.num_vertices() - 1, .objective = variant % g.k(),
+                   .strategy = sssp::strategy::incremental};
+    return sssp::compute(res, g, p);
+  }
+  static std::string diff(result_type const& a, result_type const& b)
+  {
+    if (a.distance_data() != b.distance_data()) return "distances differ";
+    for (vertex_t v = 0; v < a.size(); ++v) {
+      auto const i = static_cast<std::size_t>(v);
+      if (a.parents()[i] != b.parents()[i])
+        return "parent of " + std::to_string(v) + ": " + std::to_string(a.parents()[i]) + " vs " +
+               std::to_string(b.parents()[i]);
+      if (a.zero_arcs()[i] != b.zero_arcs()[i]) return "zero-arc count of " + std::to_string(v) + " differs";
+    }
+    return "";
+  }
+  static std::string verify(graph const& g, result_type const& r) { return sssp::verify(g, r); }
+  static void check_stats(graph const& g, result_type const& r)
+  {
+    auto const& s = r.last_stats();
+    EXPECT_GE(s.invalidated, 0);
+    EXPECT_LE(s.invalidated, g.num_vertices());
+    EXPECT_GE(s.affected, 0);
+    EXPECT_LE(s.affected, g.num_vertices());
+    EXPECT_GE(s.relaxations, 0);
+    EXPECT_FALSE(s.engine.empty());
+  }
+};
+
+}  // namespace
+
+namespace dyng::test {
+using SsspFamily = ::testing::Types<sssp_family>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Sssp, Conformance, SsspFamily);
+}  // namespace dyng::test
+
+namespace {
+
+graph line_graph(resources const& res, std::vector<vertex_t> src, std::vector<vertex_t> dst,
+                 std::vector<std::int32_t> w, vertex_t n, bool directed = true)
+{
+  return graph::from_edges(res, n, src, dst, w, {.directed = directed});
+}
+
+TEST(Sssp, DistancesAndLowestIdParents)
+{
+  auto res = resources::sequential();
+  // 0->1 (1), 0->2 (1), 1->3 (1), 2->3 (1): vertex 3 has two tight in-neighbours, 1 wins.
+  auto g = line_graph(res, {0, 0, 2, 1}, {1, 2, 3, 3}, {1, 1, 1, 1}, 5);
+  auto r = sssp::compute(res, g, {.source = 0});
+  auto const d = r.distances<std::int64_t>();
+  EXPECT_EQ(d[0], 0);
+  EXPECT_EQ(d[3], 2);
+  EXPECT_EQ(d[4], sssp::infinity<std::int64_t>());
+  EXPECT_EQ(r.parents()[3], 1);
+  EXPECT_EQ(r.parents()[0], no_vertex);
+  EXPECT_EQ(r.parents()[4], no_vertex);
+  EXPECT_THROW((void)r.distances<double>(), invalid_argument);
+}
+
+TEST(Sssp, ZeroWeightCyclesStillGiveATree)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    // 0 -5-> 2, 0 -5-> 3, and a zero-weight cycle 1 <-> 2 <-> 3: vertex 1 is reached through a
+    // zero arc; 2 and 3 each have the other as a tight zero-weight in-neighbour.
+    auto g = line_graph(res, {0, 0, 1, 2, 2, 3, 3, 1}, {2, 3, 2, 1, 3, 2, 1, 3}, {5, 5, 0, 0, 0, 0, 0, 0}, 4);
+    auto r = sssp::compute(res, g, {.source = 0});
+    EXPECT_EQ(r.parents()[2], 0) << name;  // via the positive arc: fewer zero arcs
+    EXPECT_EQ(r.parents()[3], 0) << name;
+    EXPECT_EQ(r.parents()[1], 2) << name;  // lowest id among the tight in-neighbours 2, 3
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+  }
+}
+
+TEST(Sssp, RejectsBadParameters)
+{
+  auto res = resources::sequential();
+  auto g = line_graph(res, {0}, {1}, {1}, 2);
+  EXPECT_THROW((void)sssp::compute(res, g, {.source = 2}), invalid_argument);
+  EXPECT_THROW((void)sssp::compute(res, g, {.source = -1}), invalid_argument);
+  EXPECT_THROW((void)sssp::compute(res, g, {.objective = 1}), invalid_argument);
+  EXPECT_THROW((void)sssp::compute(res, g, {.engine = "no.such.engine"}), invalid_argument);
+  try {
+    (void)sssp::compute(res, g, {.source = 7});
+    FAIL();
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("source 7 out of range [0, 2)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Sssp, PinnedEngineMustMatchTheBackend)
+{
+  if (!openmp_available()) GTEST_SKIP();
+  auto seq = resources::sequential();
+  auto g = line_graph(seq, {0}, {1}, {1}, 2);
+  EXPECT_THROW((void)sssp::compute(seq, g, {.engine = "sssp.omp.nearfar"}), not_supported);
+  auto r = sssp::compute(resources::openmp(2), g, {.engine = "sssp.omp.nearfar"});
+  EXPECT_EQ(r.last_stats().engine, "sssp.omp.nearfar");
+}
+
+TEST(Sssp, StrategyIsReportedAndSelectable)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    // A path 0->1->...->99: deleting 0->1 invalidates 99 vertices.
+    std::vector<vertex_t> src, dst;
+    std::vector<std::int32_t> w;
+    for (vertex_t v = 0; v + 1 < 100; ++v) {
+      src.push_back(v);
+      dst.push_back(v + 1);
+      w.push_back(1);
+    }
+    auto g = line_graph(res, src, dst, w, 100);
+    auto r = sssp::compute(res, g, {.source = 0});
+    auto s = sssp::update(res, g, batch().erase(0, 1), r);
+    EXPECT_TRUE(s.recomputed) << name;
+    EXPECT_GT(s.invalidated, 25);  // more than a quarter: recomputed, and the count says why
+    r.params().strategy = sssp::strategy::incremental;
+    s = sssp::update(res, g, batch().insert(0, 1, 1.0), r);
+    EXPECT_FALSE(s.recomputed) << name;
+    EXPECT_EQ(sssp::verify(g, r), "");
+    r.params().strategy = sssp::strategy::recompute;
+    s = sssp::update(res, g, batch().insert(0, 2, 1.0), r);
+    EXPECT_TRUE(s.recomputed) << name;
+    EXPECT_EQ(sssp::verify(g, r), "");
+  }
+}
+
+TEST(Sssp, SteadyStateUpdatesAllocateNoScratch)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    test::generator gen(9);
+    graph_spec spec{.n = 200, .avg_degree = 3};
+    auto g = gen.make_graph(res, spec);
+    auto r = sssp::compute(res, g, {.source = 0, .strategy = sssp::strategy::incremental});
+    // Same-shaped batches (10 deletions, 10 insertions): the second one on reuses everything.
+    auto next = [&, seed = std::uint64_t{0}]() mutable {
+      return random_batch(g, {.size = 20, .insert_fraction = 0.5, .seed = ++seed});
+    };
+    for (int i = 0; i < 2; ++i) dyng::update(res, g, next(), r);
+    auto const before = res.workspace().allocations();
+    for (int i = 0; i < 20; ++i) dyng::update(res, g, next(), r);
+    EXPECT_EQ(res.workspace().allocations(), before) << name;
+  }
+}
+
+TEST(Sssp, FromArraysAdoptsExactResults)
+{
+  auto res = resources::sequential();
+  auto g = line_graph(res, {0, 0, 2, 1}, {1, 2, 3, 3}, {1, 1, 1, 1}, 4);
+  auto r = sssp::compute(res, g, {.source = 0});
+  auto d = std::get<std::vector<std::int64_t>>(r.distance_data());
+  std::vector<vertex_t> parents(r.parents().begin(), r.parents().end());
+  auto adopted = sssp::from_arrays(res, g, {.source = 0}, d, parents, false);
+  EXPECT_EQ(sssp::verify(g, adopted), "");
+  auto other_parents = parents;
+  other_parents[3] = 2;  // tight, but not the lowest id
+  EXPECT_THROW((void)sssp::from_arrays(res, g, {.source = 0}, d, other_parents, false), invalid_argument);
+  auto canon = sssp::from_arrays(res, g, {.source = 0}, d, other_parents, true);
+  EXPECT_EQ(canon.parents()[3], 1);
+  auto wrong = d;
+  wrong[3] = 1;
+  EXPECT_THROW((void)sssp::from_arrays(res, g, {.source = 0}, wrong, parents, true), invalid_argument);
+}
+
+TEST(Sssp, CloneIsIndependent)
+{
+  auto res = resources::sequential();
+  auto g = line_graph(res, {0, 1}, {1, 2}, {1, 1}, 3);
+  auto r = sssp::compute(res, g, {.source = 0, .strategy = sssp::strategy::incremental});
+  auto copy = r.clone();
+  sssp::update(res, g, batch().erase(1, 2), r);
+  EXPECT_EQ(copy.distances<std::int64_t>()[2], 2);
+  EXPECT_EQ(r.distances<std::int64_t>()[2], sssp::infinity<std::int64_t>());
+}
+
+}  // namespace
