@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The test command of the README, and what CI runs (.ci/run):
+#   1. ci/deps.sh            installs missing Debian packages
+#   2. preset dev            configure, build, ctest -L cpu (Debug, -Werror)
+#   3. preset asan           the same with AddressSanitizer + UBSan
+#   4. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
+# Any failure stops the run with a non-zero exit. Builds in build/dev and build/asan.
+# Environment: DYNG_CI_JOBS (parallel build and test jobs, default 2),
+#              DYNG_CI_FUZZ_SECONDS (default 60).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+jobs=${DYNG_CI_JOBS:-2}
+fuzz_seconds=${DYNG_CI_FUZZ_SECONDS:-60}
+export CMAKE_BUILD_PARALLEL_LEVEL=$jobs CTEST_PARALLEL_LEVEL=$jobs
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+step() { printf '\n==== ci/test.sh: %s (%s, %ss)\n' "$*" "$(date +%T)" "$SECONDS"; }
+
+step "dependencies"
+bash ci/deps.sh
+
+step "dev: configure, build, test"
+cmake --workflow --preset dev 2>&1 | tee -a "$log"
+
+step "asan: configure, build, test with ASan + UBSan"
+cmake --workflow --preset asan 2>&1 | tee -a "$log"
+
+if [[ -f cpp/fuzz/run.sh ]]; then
+  step "fuzz: the readers for ${fuzz_seconds}s"
+  bash cpp/fuzz/run.sh "$fuzz_seconds"
+else
+  step "fuzz: skipped, no cpp/fuzz/run.sh"
+fi
+
+# ctest closes each run with "100% tests passed, 0 tests failed out of N".
+passed=$(awk '/tests passed, 0 tests failed out of/ {n += $NF} END {print n + 0}' "$log")
+if ((passed == 0)); then
+  echo "ci/test.sh: no test ran" >&2
+  exit 1
+fi
+step "done"
+echo "ci: $passed passed, 0 failed"
