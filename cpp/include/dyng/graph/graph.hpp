@@ -70,8 +70,11 @@ class graph {
   static graph from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src,
                           std::span<vertex_t const> dst, std::span<double const> weights,
                           graph_options const& opts);
-  /// Builds a directed graph from a CSR (offsets: n+1, targets: m, weights row-major m x k),
-  /// keeping the row order (parallel arcs kept as with duplicate_edges::keep).
+  /// Builds a directed graph from a CSR (offsets: n+1, targets: m, weights row-major m x k;
+  /// empty means every weight 1), keeping the row order. Parallel arcs follow
+  /// `opts.duplicates`: `keep` keeps them (the MOSP codes' CSR inputs), `min_weight` merges
+  /// them into the first copy's position, `error` rejects them.
+  /// @throws invalid_argument naming the first bad offset or arc, or if opts.directed is false.
   static graph from_csr(resources const& res, std::span<edge_t const> offsets,
                         std::span<vertex_t const> targets, std::span<std::int32_t const> weights,
                         graph_options const& opts);
@@ -95,8 +98,8 @@ class graph {
   [[nodiscard]] std::uint64_t id() const noexcept;
   [[nodiscard]] std::uint64_t version() const noexcept;
 
-  /// Validates `b` completely, then applies it; on an error nothing has changed. Increments the
-  /// version. Prefer `dyng::update`, which also updates the results that depend on the graph:
+  /// Validates `b` completely, then applies it; on an error nothing has changed (graph,
+  /// version, last changes). Increments the version once per commit, also for an empty batch. Prefer `dyng::update`, which also updates the results that depend on the graph:
   /// committing alone makes them stale. Cost: O(batch log batch + rows touched), plus one
   /// bandwidth-bound pass over the arrays when a row runs out of slack.
   /// @throws invalid_argument naming the batch row, what is wrong and the remedy.
