@@ -3,6 +3,7 @@
 #include "dyng/io/io.hpp"
 
 #include <algorithm>
+#include <new>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -87,7 +88,7 @@ std::vector<W> convert(std::vector<double> const& w)
   return out;
 }
 
-graph_file build(resources const& res, edge_list el, read_options const& opts)
+graph_file build(resources const& res, edge_list el, read_options const& opts, std::string_view name)
 {
   bool directed = opts.directed.value_or(el.directed);
   if (el.is_csr() && !directed)
@@ -140,7 +141,15 @@ graph_file build(resources const& res, edge_list el, read_options const& opts)
     return el.is_csr() ? graph::from_csr(res, el.offsets, el.dst, ws, go)
                        : graph::from_edges(res, n, el.src, el.dst, ws, go);
   };
-  auto g = wt == weight_type::int32 ? make(convert<std::int32_t>(el.weights)) : make(el.weights);
+  auto g = [&] {
+    try {
+      return wt == weight_type::int32 ? make(convert<std::int32_t>(el.weights)) : make(el.weights);
+    } catch (std::bad_alloc const&) {
+      // A header may announce more vertices than memory holds; say so instead of crashing.
+      throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
+                     " vertices and " + std::to_string(el.size()) + " arcs; check the file's header");
+    }
+  }();
 
   std::string desc = el.summary + "; " + (directed ? "directed" : "undirected") + "; " + weights_desc + "; " +
                      std::string(dyng::to_string(wt)) + " weights";
@@ -205,16 +214,16 @@ graph_file read_graph(resources const& res, std::filesystem::path const& path, r
   check_options(opts);
   auto f = opts.format;
   if (f == format::automatic) f = format_from_path(path);
-  if (f == format::mosp_csr) return build(res, parse_triplet(path, opts), opts);
+  if (f == format::mosp_csr) return build(res, parse_triplet(path, opts), opts, path.string());
   auto const bytes = detail::read_file(path);
-  return build(res, parse_bytes(bytes, path.string(), f, opts), opts);
+  return build(res, parse_bytes(bytes, path.string(), f, opts), opts, path.string());
 }
 
 graph_file read_graph_from_memory(resources const& res, std::string_view bytes, read_options const& opts,
                                   std::string_view name)
 {
   check_options(opts);
-  return build(res, parse_bytes(bytes, name, opts.format, opts), opts);
+  return build(res, parse_bytes(bytes, name, opts.format, opts), opts, name);
 }
 
 batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset)
