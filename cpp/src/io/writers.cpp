@@ -117,6 +117,25 @@ std::size_t weight_count(weight_array const& w)
   return std::visit([](auto const& v) { return v.size(); }, w);
 }
 
+/// Insertions and weight changes in the order they were added (the order commit applies them).
+template <class F>
+void for_each_upsert(batch const& b, F&& f)
+{
+  auto const k = static_cast<std::size_t>(b.k());
+  std::size_t i = 0, c = 0;
+  auto const order = b.upsert_order();
+  for (std::size_t r = 0; r < b.insertions() + b.weight_changes(); ++r) {
+    bool const change = r < order.size() ? order[r] != 0 : i == b.insertions();
+    if (change) {
+      f(true, b.change_src()[c], b.change_dst()[c], b.change_weights().subspan(c * k, k));
+      ++c;
+    } else {
+      f(false, b.insert_src()[i], b.insert_dst()[i], b.insert_weights().subspan(i * k, k));
+      ++i;
+    }
+  }
+}
+
 }  // namespace
 
 void write_distances(std::filesystem::path const& path, std::span<std::int64_t const> distances)
@@ -201,15 +220,11 @@ void write_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
   auto const k = static_cast<std::size_t>(b.k());
   {
     output out(insert_path);
-    auto put = [&](std::span<vertex_t const> s, std::span<vertex_t const> d, std::span<double const> w) {
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        out << std::int64_t{s[i]} << ' ' << std::int64_t{d[i]};
-        for (std::size_t c = 0; c < k; ++c) out << ' ' << w[i * k + c];
-        out << '\n';
-      }
-    };
-    put(b.insert_src(), b.insert_dst(), b.insert_weights());
-    put(b.change_src(), b.change_dst(), b.change_weights());
+    for_each_upsert(b, [&](bool, vertex_t u, vertex_t v, std::span<double const> w) {
+      out << std::int64_t{u} << ' ' << std::int64_t{v};
+      for (std::size_t c = 0; c < k; ++c) out << ' ' << w[c];
+      out << '\n';
+    });
     out.close();
   }
   output out(delete_path);
@@ -226,15 +241,11 @@ void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t
       << std::int64_t{b.k()} << std::string_view(", first id ") << id_offset << '\n';
   for (std::size_t i = 0; i < b.deletions(); ++i)
     out << std::string_view("- ") << b.erase_src()[i] + id_offset << ' ' << b.erase_dst()[i] + id_offset << '\n';
-  auto put = [&](char op, std::span<vertex_t const> s, std::span<vertex_t const> d, std::span<double const> w) {
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      out << op << ' ' << s[i] + id_offset << ' ' << d[i] + id_offset;
-      for (std::size_t c = 0; c < k; ++c) out << ' ' << w[i * k + c];
-      out << '\n';
-    }
-  };
-  put('+', b.insert_src(), b.insert_dst(), b.insert_weights());
-  put('=', b.change_src(), b.change_dst(), b.change_weights());
+  for_each_upsert(b, [&](bool change, vertex_t u, vertex_t v, std::span<double const> w) {
+    out << (change ? '=' : '+') << ' ' << u + id_offset << ' ' << v + id_offset;
+    for (std::size_t c = 0; c < k; ++c) out << ' ' << w[c];
+    out << '\n';
+  });
   out.close();
 }
 

@@ -512,12 +512,17 @@ TEST(IoBatch, RoundTripWithIdOffset)
   temp_dir tmp;
   batch b(2);
   std::vector<double> const w1 = {1.5, 2}, w2 = {0, 1e20};
-  b.insert(0, 1, w1).erase(2, 3).set_weights(4, 5, w2);
+  b.insert(0, 1, w1).erase(2, 3).set_weights(4, 5, w2).insert(6, 7, w2);
   for (std::int64_t offset : {0, 1}) {
     auto const p = tmp.path() / ("b" + std::to_string(offset) + ".batch.gz");
     io::write_batch(p, b, offset);
     auto const r = io::read_batch(p, 2, batch_semantics::set, offset);
-    EXPECT_EQ(std::vector<double>(r.insert_weights().begin(), r.insert_weights().end()), w1);
+    std::vector<double> ins = w1;
+    ins.insert(ins.end(), w2.begin(), w2.end());
+    EXPECT_EQ(std::vector<double>(r.insert_weights().begin(), r.insert_weights().end()), ins);
+    // Insertions and weight changes keep their interleaving (commit applies them in that order).
+    EXPECT_EQ(std::vector<std::uint8_t>(r.upsert_order().begin(), r.upsert_order().end()),
+              std::vector<std::uint8_t>(b.upsert_order().begin(), b.upsert_order().end()));
     EXPECT_EQ(std::vector<double>(r.change_weights().begin(), r.change_weights().end()), w2);
     EXPECT_EQ(r.erase_src()[0], 2);
     EXPECT_EQ(r.change_dst()[0], 5);
