@@ -18,15 +18,22 @@ class vertex_marks {
   /// Marks for `n` vertices in workspace slot `slot`, all clear.
   vertex_marks(workspace& ws, std::string_view slot, vertex_t n)
   {
+    // Layout: [generation, stamps initialised so far, stamps...]. Memory reused for a larger n
+    // holds garbage past the stamps initialised before; those are cleared here, once.
+    auto const count = static_cast<std::size_t>(n);
     bool fresh = false;
-    auto const block = ws.get<std::uint32_t>(slot, static_cast<std::size_t>(n) + 1, &fresh);
-    if (fresh) std::fill(block.begin(), block.end(), 0u);
+    auto const block = ws.get<std::uint32_t>(slot, count + 2, &fresh);
+    if (fresh) block[0] = block[1] = 0;
+    if (block[1] < count) {
+      std::fill(block.begin() + 2 + block[1], block.end(), 0u);
+      block[1] = static_cast<std::uint32_t>(count);
+    }
     gen_ = ++block[0];
     if (gen_ == 0) {  // wrapped after 2^32 generations: clear for real
-      std::fill(block.begin(), block.end(), 0u);
+      std::fill(block.begin() + 2, block.end(), 0u);
       gen_ = block[0] = 1;
     }
-    stamp_ = block.subspan(1);
+    stamp_ = block.subspan(2);
   }
   [[nodiscard]] bool test(vertex_t v) const noexcept { return stamp_[static_cast<std::size_t>(v)] == gen_; }
   void set(vertex_t v) noexcept { stamp_[static_cast<std::size_t>(v)] = gen_; }

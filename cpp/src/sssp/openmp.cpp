@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "dyng/core/profiler.hpp"
@@ -129,35 +130,38 @@ struct rounds_engine {
     st.relaxations += relax;
   }
 
-  /// Near-far rounds from the pending list until nothing is pending. `changed_marks` (optional)
-  /// collects every vertex whose key changes, into `changed_all`.
+  /// Near-far rounds from the pending list until nothing is pending. A round relaxes the near
+  /// set (pending vertices below the bound); improved vertices join the next near set or the far
+  /// pile by their new distance. Only when the near set runs dry is the far pile scanned: the
+  /// bound moves to its smallest distance plus delta and the pile is split again.
+  /// `changed_marks` (optional) collects every vertex whose key changes, into `changed_all`.
   void run_rounds(shared_list pending, shared_list* changed_all, dyng::detail::vertex_marks* changed_marks)
   {
     D const step = delta();
-    auto near_buf = ws.get<vertex_t>("sssp.omp.near", n);
-    auto far_buf = ws.get<vertex_t>("sssp.omp.far", n);
+    shared_list near{ws.get<vertex_t>("sssp.omp.near", n)};
+    shared_list far = pending;  // the pile, each vertex at most once per phase
+    std::span<vertex_t> spare = ws.get<vertex_t>("sssp.omp.spare", n);
     auto cand_buf = ws.get<vertex_t>("sssp.omp.cand", n);
     auto next_buf = ws.get<vertex_t>("sssp.omp.next", n);
-    D bound = infinity<D>();
-    while (pending.size > 0) {
-      shared_list near{near_buf};
-      shared_list far{far_buf};
-      index_t const pc = pending.count();
-      if (bound == infinity<D>()) {
-        D lo = infinity<D>();
-#pragma omp parallel for num_threads(threads) reduction(min : lo) schedule(static) if (pc > parallel_cutoff)
-        for (index_t i = 0; i < pc; ++i) lo = std::min(lo, t.dist[static_cast<std::size_t>(pending[i])]);
-        bound = lo + step;
-      }
-#pragma omp parallel for num_threads(threads) schedule(static) if (pc > parallel_cutoff)
-      for (index_t i = 0; i < pc; ++i) {
-        vertex_t const v = pending[i];
-        (t.dist[static_cast<std::size_t>(v)] < bound ? near : far).push(v);
-      }
+    std::optional<dyng::detail::vertex_marks> in_far;
+    D bound{};
+    for (;;) {
       if (near.size == 0) {
-        bound = infinity<D>();  // recomputed from the far set next time round
-        std::copy_n(far_buf.begin(), far.size, pending.items.begin());
-        pending.size = far.size;
+        if (far.size == 0) break;
+        // New phase: bound = smallest pending distance + delta; split the pile once.
+        D lo = infinity<D>();
+        for (std::size_t i = 0; i < far.size; ++i) lo = std::min(lo, t.dist[static_cast<std::size_t>(far.items[i])]);
+        bound = lo + step;
+        in_far.emplace(ws, "sssp.omp.in_far", g.n);
+        shared_list rest{spare};
+        for (std::size_t i = 0; i < far.size; ++i) {
+          vertex_t const v = far.items[i];
+          if (!in_far->set_first(v)) continue;  // a duplicate from before the phase
+          if (t.dist[static_cast<std::size_t>(v)] < bound) near.items[near.size++] = v;
+          else rest.items[rest.size++] = v;
+        }
+        spare = far.items;
+        far = rest;
         continue;
       }
       ++st.iterations;
@@ -171,19 +175,13 @@ struct rounds_engine {
           if (claim(seen, y)) cand.push(y);
       shared_list next{next_buf};
       pull_and_apply(cand, next, nullptr);
-      if (changed_all != nullptr) {
-        index_t const nx = next.count();
-        for (index_t i = 0; i < nx; ++i)
-          if (changed_marks->set_first(next[i])) changed_all->push(next[i]);
+      near.size = 0;
+      for (std::size_t i = 0; i < next.size; ++i) {
+        vertex_t const v = next_buf[i];
+        if (changed_all != nullptr && changed_marks->set_first(v)) changed_all->push(v);
+        if (t.dist[static_cast<std::size_t>(v)] < bound) near.items[near.size++] = v;
+        else if (in_far->set_first(v)) far.items[far.size++] = v;
       }
-      // pending = far + next (a vertex may be in both; pulling it twice is harmless).
-      dyng::detail::vertex_marks in_pending(ws, "sssp.omp.in_pending", g.n);
-      shared_list merged{pending.items};
-      for (std::size_t i = 0; i < far.size; ++i)
-        if (in_pending.set_first(far_buf[i])) merged.items[merged.size++] = far_buf[i];
-      for (std::size_t i = 0; i < next.size; ++i)
-        if (in_pending.set_first(next_buf[i])) merged.items[merged.size++] = next_buf[i];
-      pending = merged;
     }
   }
 
