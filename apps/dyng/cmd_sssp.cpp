@@ -46,12 +46,23 @@ batch make_batch(sssp_options const& o, graph const& g, std::int64_t id_offset, 
                           .locality = o.locality});
 }
 
-/// Runs `dyng::update` over every result in the vector (one commit for all).
-void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp::result>& rs)
+std::string in_context(invalid_argument const& e, std::string const& what, std::int64_t id_offset)
+{
+  return "batch " + what + ": " + e.what() + " (file id = vertex + " + std::to_string(id_offset) + ")";
+}
+
+/// Runs `dyng::update` over every result in the vector (one commit for all). A rejected batch
+/// names where it came from and how its ids map, since libdyng speaks in 0-based vertices.
+void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp::result>& rs,
+                std::string const& what, std::int64_t id_offset)
 {
   std::vector<result_base*> ptrs;
   for (auto& r : rs) ptrs.push_back(&r);
-  dyng::detail::update_all(res, g, b, ptrs);
+  try {
+    dyng::detail::update_all(res, g, b, ptrs);
+  } catch (invalid_argument const& e) {
+    throw invalid_argument(in_context(e, what, id_offset));
+  }
 }
 
 void write_results(std::string const& dir, std::vector<sssp::result> const& rs, int k, char const* suffix)
@@ -128,7 +139,11 @@ int run_sssp(sssp_options const& o)
     for (int t = 0; t < o.repeat; ++t) {
       auto copy = g.clone();
       auto const start = std::chrono::steady_clock::now();
-      copy.commit(res, b);
+      try {
+        copy.commit(res, b);
+      } catch (invalid_argument const& e) {
+        throw invalid_argument(in_context(e, what, gf.id_offset));
+      }
       commit_ms.push_back(elapsed_ms(start));
     }
     out.add_timing("commit", summarize(commit_ms));
@@ -142,7 +157,7 @@ int run_sssp(sssp_options const& o)
       std::vector<sssp::result> trial = last ? std::move(results) : compute_all(copy);
       if (last) res.set_profiler(profile);
       auto const start = std::chrono::steady_clock::now();
-      update_all(res, copy, b, trial);
+      update_all(res, copy, b, trial, what, gf.id_offset);
       update_ms.push_back(elapsed_ms(start));
       if (last) {
         res.set_profiler(nullptr);

@@ -152,8 +152,14 @@ TEST(Sssp, StrategyIsReportedAndSelectable)
     }
     auto g = line_graph(res, src, dst, w, 100);
     auto r = sssp::compute(res, g, {.source = 0});
+    std::vector<std::string> logged;
+    res.logger().set_level(log_level::info);
+    res.logger().set_sink([&](log_level, std::string_view m) { logged.emplace_back(m); });
     auto s = sssp::update(res, g, batch().erase(0, 1), r);
     EXPECT_TRUE(s.recomputed) << name;
+    ASSERT_EQ(logged.size(), 1u) << name;  // the fallback is a diagnostic, through the sink
+    EXPECT_NE(logged[0].find("recomputing"), std::string::npos) << logged[0];
+    res.logger().set_sink({});
     EXPECT_GT(s.invalidated, 25);  // more than a quarter: recomputed, and the count says why
     r.params().strategy = sssp::strategy::incremental;
     s = sssp::update(res, g, batch().insert(0, 1, 1.0), r);

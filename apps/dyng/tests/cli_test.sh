@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The dyng command line, end to end: exit codes, messages, output files (byte for byte against
+# the MOSP-OpenMP fixtures), JSON. Usage: cli_test.sh DYNG_BINARY TEST_DATA_DIR
+set -uo pipefail
+dyng=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passes=0
+check() {  # check NAME COMMAND... : the command must succeed
+  local name=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then passes=$((passes + 1)); else
+    echo "FAIL: $name"; cat "$tmp/out" "$tmp/err" | head -20; failures=$((failures + 1)); fi
+}
+expect_exit() {  # expect_exit CODE PATTERN ARGS... : dyng exits with CODE and stderr matches PATTERN
+  local code=$1 pattern=$2; shift 2
+  "$dyng" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -eq $code ]] && grep -qE -- "$pattern" "$tmp/err"; then passes=$((passes + 1)); else
+    echo "FAIL: dyng $* exited $got (want $code), stderr:"; cat "$tmp/err"; failures=$((failures + 1)); fi
+}
+
+# The bundled graph, a random batch, verification, both backends.
+check "default graph" "$dyng" sssp --random 200 --verify
+grep -q "verify *ok" "$tmp/out" || { echo "FAIL: no 'verify ok'"; failures=$((failures + 1)); }
+check "openmp" "$dyng" sssp --random 200 --backend omp --threads 2 --verify --repeat 2
+check "info" "$dyng" info
+grep -q "vertices *3353" "$tmp/out" || { echo "FAIL: info vertices"; failures=$((failures + 1)); }
+check "json" "$dyng" sssp --random 50 --json
+cp "$tmp/out" "$tmp/result.json"
+if command -v python3 >/dev/null; then
+  check "json parses" python3 -c "import json; d=json.load(open('$tmp/result.json')); assert 'profile' in d and d['insertions']==25"
+fi
+
+# MOSP fixture r05 (K = 2): --out writes the original's files byte for byte.
+for backend in seq omp; do
+  out="$tmp/r05-$backend"
+  check "mosp r05 $backend" "$dyng" sssp "$data/mosp_graph_io/r05" --format csr --backend $backend \
+    --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$data/mosp_graph_io/r05/delete.txt" --out "$out"
+  for obj in 0 1; do
+    for f in distancesOriginal SSSPTreeOriginal; do
+      check "r05 $backend obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/init/obj$obj/$f.txt"
+    done
+    for f in distancesUpdated SSSPTreeUpdated; do
+      check "r05 $backend obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/updated/obj$obj/$f.txt"
+    done
+  done
+done
+
+# A text batch with file ids (DIMACS ids are 1-based).
+printf '# a comment\n+ 1 3353 7\n- 1 2\n' >"$tmp/batch.txt"
+check "updates file" "$dyng" sssp --updates "$tmp/batch.txt" --verify
+
+# Errors: exit 1 with 'dyng: error:' and the file; usage errors exit 2.
+expect_exit 1 "dyng: error: .*no-such-file" sssp no-such-file.gr
+printf '+ 1 999999 7\n' >"$tmp/bad.txt"
+expect_exit 1 "dyng: error: .*bad.txt.*file id = vertex \\+ 1" sssp --updates "$tmp/bad.txt"
+printf 'p sp 3 2\na 1 2 x\n' >"$tmp/bad.gr"
+expect_exit 1 "dyng: error: .*bad.gr:2" sssp "$tmp/bad.gr"
+expect_exit 1 "dyng: error: --source 0" sssp --source 0
+expect_exit 2 "" sssp --bogus
+expect_exit 2 "" sssp --backend gpu
+expect_exit 2 "" sssp --random 5 --updates "$tmp/batch.txt"
+expect_exit 2 "" frobnicate
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]
