@@ -10,12 +10,21 @@
 
 namespace dyng {
 
+#if defined(DYNG_HAVE_CUDA)
+namespace detail {
+void cuda_init(resources const& r);
+}
+#endif
+
 struct resources::state {
   dyng::backend backend = dyng::backend::sequential;
   int threads = 1;
   dyng::workspace workspace;
   dyng::logger logger;
   std::shared_ptr<dyng::profiler> profiler;
+  int device = -1;
+  cuda_stream stream{};
+  std::shared_ptr<void> backend_state;
 };
 
 std::string_view to_string(backend b) noexcept
@@ -58,6 +67,35 @@ resources resources::openmp([[maybe_unused]] int threads)
 
 backend resources::backend() const noexcept { return s_->backend; }
 int resources::threads() const noexcept { return s_->threads; }
+int resources::device() const noexcept { return s_->device; }
+cuda_stream resources::stream() const noexcept { return s_->stream; }
+std::shared_ptr<void>& resources::backend_state() const noexcept { return s_->backend_state; }
+
+resources resources::cuda([[maybe_unused]] int device, [[maybe_unused]] cuda_stream stream)
+{
+#if defined(DYNG_HAVE_CUDA)
+  auto s = std::make_shared<state>();
+  s->backend = dyng::backend::cuda;
+  s->device = device;
+  s->stream = stream;
+  auto r = resources(std::move(s));
+  detail::cuda_init(r);  // checks the device, makes the pool and workspace (cuda/resources.cu)
+  return r;
+#else
+  throw not_supported("resources::cuda: this build of dyng has no CUDA backend; rebuild with "
+                      "-DDYNG_ENABLE_CUDA=ON, or install a CUDA plugin package (dyng-cu12 / dyng-cu13)");
+#endif
+}
+
+bool cuda_available() noexcept
+{
+#if defined(DYNG_HAVE_CUDA)
+  return true;
+#else
+  return false;
+#endif
+}
+
 workspace& resources::workspace() const noexcept { return s_->workspace; }
 logger& resources::logger() const noexcept { return s_->logger; }
 profiler* resources::profiler() const noexcept { return s_->profiler.get(); }

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string_view>
 
+struct CUstream_st;  // cudaStream_t without the CUDA headers: public headers include none
+
 #include "dyng/core/log.hpp"
 #include "dyng/core/profiler.hpp"
 #include "dyng/core/workspace.hpp"
@@ -18,6 +20,22 @@ enum class backend { sequential, openmp, cuda };
 
 std::string_view to_string(backend b) noexcept;
 
+/// A CUDA stream as C++ reads a `cudaStream_t`: default-constructed, the per-thread default
+/// stream (`cudaStreamPerThread`); from a handle, that stream, where 0 (nullptr) is the legacy
+/// default stream. The stream must outlive every resources object holding it.
+class cuda_stream {
+ public:
+  constexpr cuda_stream() noexcept = default;
+  constexpr cuda_stream(CUstream_st* handle) noexcept : handle_(handle), per_thread_(false) {}  // NOLINT: implicit, like cudaStream_t
+  [[nodiscard]] constexpr CUstream_st* handle() const noexcept { return handle_; }
+  [[nodiscard]] constexpr bool is_per_thread_default() const noexcept { return per_thread_; }
+  [[nodiscard]] constexpr bool is_legacy_default() const noexcept { return !per_thread_ && handle_ == nullptr; }
+
+ private:
+  CUstream_st* handle_ = nullptr;
+  bool per_thread_ = true;
+};
+
 class resources {
  public:
   /// One thread, no parallel runtime.
@@ -26,16 +44,28 @@ class resources {
   /// each parallel region; the process-wide OpenMP setting is never changed.
   /// @throws not_supported if dyng was built without OpenMP; invalid_argument if threads < 0.
   static resources openmp(int threads = 0);
+  /// CUDA on `device` (CUDA's ordinal), work ordered on `stream`. Memory comes from the device's
+  /// stream-ordered pool and is freed on the stream it was used on.
+  /// @throws not_supported if dyng was built without CUDA; cuda_error if the device cannot be
+  ///         used (the message names the device, the CUDA error and the remedy).
+  static resources cuda(int device = 0, cuda_stream stream = {});
 
   [[nodiscard]] dyng::backend backend() const noexcept;
   /// Threads a parallel region uses (1 for sequential).
   [[nodiscard]] int threads() const noexcept;
+  /// The CUDA device and stream (backend cuda only; device -1 and the default stream otherwise).
+  [[nodiscard]] int device() const noexcept;
+  [[nodiscard]] cuda_stream stream() const noexcept;
 
   [[nodiscard]] dyng::workspace& workspace() const noexcept;
   [[nodiscard]] dyng::logger& logger() const noexcept;
   /// The attached profiler, or nullptr.
   [[nodiscard]] dyng::profiler* profiler() const noexcept;
   void set_profiler(std::shared_ptr<dyng::profiler> p) const;
+
+  /// Backend-private state (the CUDA backend's pool, device workspace and events), made on first
+  /// use by libdyng. Not for callers.
+  [[nodiscard]] std::shared_ptr<void>& backend_state() const noexcept;
 
  private:
   struct state;
@@ -45,5 +75,7 @@ class resources {
 
 /// Whether this build has the OpenMP backend.
 bool openmp_available() noexcept;
+/// Whether this build has the CUDA backend (a device may still be missing at run time).
+bool cuda_available() noexcept;
 
 }  // namespace dyng
