@@ -180,6 +180,41 @@ void write_parents(std::filesystem::path const& path, std::span<vertex_t const> 
   out.close();
 }
 
+namespace {
+template <class D>
+void write_costs(std::filesystem::path const& path, std::span<D const> costs, int k)
+{
+  DYNG_EXPECTS(k >= 1 && costs.size() % static_cast<std::size_t>(k) == 0,
+               "io::write_path_costs: " + std::to_string(costs.size()) + " costs are not a multiple of k = " +
+                   std::to_string(k) + "; pass k costs per vertex, row-major");
+  auto const kk = static_cast<std::size_t>(k);
+  output out(path);
+  for (std::size_t v = 0; v < costs.size() / kk; ++v) {
+    out << i64(v);
+    for (std::size_t c = 0; c < kk; ++c) {
+      auto const x = costs[v * kk + c];
+      out << ' ';
+      if (x == std::numeric_limits<D>::max() || (std::numeric_limits<D>::has_infinity && x == std::numeric_limits<D>::infinity()))
+        out << std::string_view("INF");
+      else
+        out << x;
+    }
+    out << '\n';
+  }
+  out.close();
+}
+}  // namespace
+
+void write_path_costs(std::filesystem::path const& path, std::span<std::int64_t const> costs, int k)
+{
+  write_costs(path, costs, k);
+}
+
+void write_path_costs(std::filesystem::path const& path, std::span<double const> costs, int k)
+{
+  write_costs(path, costs, k);
+}
+
 void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k)
 {
   DYNG_EXPECTS(k >= 1, "write_mosp_csr: k is " + std::to_string(k) + "; it must be >= 1");

@@ -144,6 +144,11 @@ inline void write_distances(std::filesystem::path const& path, std::vector<doubl
 }
 /// `v p` per vertex (SSSPTreeOriginal.txt / SSSPTreeUpdated.txt).
 void write_parents(std::filesystem::path const& path, std::span<vertex_t const> parents);
+/// `v c0 c1 .. c(k-1)` per vertex from row-major costs (k per vertex), `INF` for infinity
+/// (INT64_MAX or +inf): the mosp family's path costs (combinedGraph/mospCosts.txt; docs/mosp.md).
+/// @throws invalid_argument if k < 1 or costs.size() is not a multiple of k.
+void write_path_costs(std::filesystem::path const& path, std::span<std::int64_t const> costs, int k);
+void write_path_costs(std::filesystem::path const& path, std::span<double const> costs, int k);
 
 /// Writes graphCsrRowPtr.txt, graphCsrColInd.txt and graphCsrValues.txt (k weights per line,
 /// space-separated) into `directory` (created if missing), byte for byte as the MOSP codes do.

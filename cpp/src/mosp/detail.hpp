@@ -1,0 +1,80 @@
+#pragma once
+// The mosp family's internals: access to the result's members, the combined-graph arc weights
+// and the path-cost walk, shared by mosp.cpp (compute/update) and verify.cpp.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dyng/mosp/mosp.hpp"
+#include "graph/graph_impl.hpp"
+
+namespace dyng::mosp {
+
+/// libdyng's access to a result's members (friend of mosp::result).
+struct access {
+  static result make(sssp::result combined_tree, graph combined)
+  {
+    return result(std::move(combined_tree), std::move(combined));
+  }
+  static auto& params(result& r) noexcept { return r.params_; }
+  static auto& objectives(result& r) noexcept { return r.objectives_; }
+  static auto& pref(result& r) noexcept { return r.pref_; }
+  static auto& lcm(result& r) noexcept { return r.lcm_; }
+  static auto& trees(result& r) noexcept { return r.trees_; }
+  static auto& combined(result& r) noexcept { return r.combined_; }
+  static auto& combined_tree(result& r) noexcept { return r.combined_tree_; }
+  static auto& costs(result& r) noexcept { return r.costs_; }
+  static auto& tuple(result& r) noexcept { return r.tuple_; }
+  static auto& mosp_parent(result& r) noexcept { return r.mosp_parent_; }
+  static auto& stats(result& r) noexcept { return r.stats_; }
+  static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
+};
+
+namespace detail {
+
+using dyng::detail::adjacency;
+
+/// The weights of the arc p -> v in the given columns, the smallest over parallel copies, into
+/// `out` (one per column). The arc must exist (p is a parent of v in some tree).
+template <class W>
+void arc_weights(adjacency<W> const& in, vertex_t v, vertex_t p, std::span<int const> columns, std::span<W> out)
+{
+  auto const from = in.targets(v);
+  bool found = false;
+  for (std::size_t j = 0; j < from.size(); ++j) {
+    if (from[j] != p) continue;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      W const w = in.weights(v, columns[i])[j];
+      if (!found || w < out[i]) out[i] = w;
+    }
+    found = true;
+  }
+  DYNG_ASSERT(found, "mosp: parent arc " + std::to_string(p) + " -> " + std::to_string(v) + " is missing");
+}
+
+/// Distinct non-negative entries of `tuple` (K parents of one vertex), in first-seen order.
+inline std::size_t distinct_parents(std::span<vertex_t const> tuple, std::span<vertex_t> out) noexcept
+{
+  std::size_t count = 0;
+  for (vertex_t const p : tuple) {
+    if (p == no_vertex) continue;
+    bool seen = false;
+    for (std::size_t j = 0; j < count && !seen; ++j) seen = out[j] == p;
+    if (!seen) out[count++] = p;
+  }
+  return count;
+}
+
+/// Weight of the combined arc p -> v: L*(K+1) - sum over objectives i with tuple[i] == p of
+/// L / pref[i].
+inline std::int64_t combined_weight(std::span<vertex_t const> tuple, vertex_t p, std::span<std::int64_t const> pref,
+                                    std::int64_t lcm) noexcept
+{
+  auto w = lcm * static_cast<std::int64_t>(tuple.size() + 1);
+  for (std::size_t i = 0; i < tuple.size(); ++i)
+    if (tuple[i] == p) w -= lcm / pref[i];
+  return w;
+}
+
+}  // namespace detail
+}  // namespace dyng::mosp

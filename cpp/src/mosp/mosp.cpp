@@ -1,0 +1,432 @@
+// mosp — multi-objective shortest paths, the DynaMOSP heuristic (Khanda, Shovan, Bhowmick, Das:
+// "A Parallel Algorithm for Updating a Multi-objective Shortest Path in Large Dynamic Networks",
+// SC-W 2023), composed from the sssp family: no second shortest-path implementation lives here.
+//
+// compute: K sssp trees (one per objective column), the combined graph (one arc p -> v per
+//   distinct parent p of v among the K trees, weight L*(K+1) - sum_{i: parent_i(v)=p} L/pref_i,
+//   columns 1..K the arc's objective weights), an sssp on its column 0 (the MOSP tree), and the
+//   path costs along the MOSP tree.
+// update: the K trees from the one commit (sssp's exact update); then, instead of rebuilding the
+//   combined graph as the original does, a batch derived from the vertices whose parent tuple
+//   changed (their old arcs out, their new arcs in) and from the heads of changed arcs that are
+//   tree arcs (their objective weights may have changed) is committed to the combined graph,
+//   which is itself a dyng::graph, and its tree is updated with dyng::update. Exact: the combined
+//   graph after the derived batch equals the one rebuilt from the new trees (same arc set and
+//   weights; row order does not matter because the canonical tree rule does not read it), and
+//   the sssp update equals a recompute. Costs are recomputed only in the MOSP subtrees below
+//   vertices whose MOSP parent or parent arc changed. docs/adr/0004-mosp.md has the measurements.
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "dyng/core/error.hpp"
+#include "dyng/core/profiler.hpp"
+#include "mosp/detail.hpp"
+#include "sssp/detail.hpp"
+#include "sssp/marks.hpp"
+
+namespace dyng::mosp {
+namespace {
+
+using dyng::detail::vertex_marks;
+using sssp::detail::distance_of;
+using sssp::detail::with_weight_type;
+
+struct resolved {
+  std::vector<int> objectives;
+  std::vector<std::int64_t> pref;
+  std::int64_t lcm = 1;
+};
+
+/// Checks every parameter before anything is computed; returns the objectives, preferences and
+/// L = lcm(pref) they resolve to.
+resolved check_params(graph const& g, params const& p, char const* what)
+{
+  std::string const w = what;
+  DYNG_EXPECTS(p.source >= 0 && p.source < g.num_vertices(),
+               w + ": source " + std::to_string(p.source) + " out of range [0, " + std::to_string(g.num_vertices()) +
+                   "); vertex ids are 0-based");
+  resolved r;
+  if (p.objectives.empty()) {
+    for (int c = 0; c < g.k(); ++c) r.objectives.push_back(c);
+  } else {
+    for (std::size_t i = 0; i < p.objectives.size(); ++i) {
+      int const c = p.objectives[i];
+      DYNG_EXPECTS(c >= 0 && c < g.k(), w + ": objective " + std::to_string(c) + " out of range [0, " +
+                                            std::to_string(g.k()) + "); the graph has " + std::to_string(g.k()) +
+                                            " weight column(s)");
+      DYNG_EXPECTS(std::find(p.objectives.begin(), p.objectives.begin() + static_cast<std::ptrdiff_t>(i), c) ==
+                       p.objectives.begin() + static_cast<std::ptrdiff_t>(i),
+                   w + ": objective " + std::to_string(c) + " is listed twice; list each weight column once");
+    }
+    r.objectives = p.objectives;
+  }
+  auto const k = r.objectives.size();
+  if (p.pref.empty()) {
+    r.pref.assign(k, 1);
+  } else {
+    DYNG_EXPECTS(p.pref.size() == k, w + ": pref has " + std::to_string(p.pref.size()) +
+                                         " value(s), expected one per objective (K = " + std::to_string(k) +
+                                         "); leave it empty for all 1");
+    r.pref = p.pref;
+  }
+  // The combined weights L*(K+1) - ... must be exact in the graph's weight type: int32 for int32
+  // graphs, integers below 2^53 for float64 ones.
+  std::int64_t const limit = g.weight_type() == weight_type::int32 ? std::numeric_limits<std::int32_t>::max()
+                                                                   : (std::int64_t{1} << 53);
+  auto const too_large = [&] {
+    return w + ": lcm(pref) * (K + 1) exceeds " + std::to_string(limit) +
+           " (the combined graph's weights must be exact in the graph's weight type); use smaller preferences";
+  };
+  for (std::size_t i = 0; i < k; ++i) {
+    auto const v = r.pref[i];
+    DYNG_EXPECTS(v >= 1, w + ": pref[" + std::to_string(i) + "] = " + std::to_string(v) +
+                             "; preferences must be positive integers (1 = full weight)");
+    DYNG_EXPECTS(v <= limit, too_large());
+    auto const l = r.lcm / std::gcd(r.lcm, v);
+    DYNG_EXPECTS(l <= limit / v, too_large());
+    r.lcm = l * v;
+  }
+  DYNG_EXPECTS(r.lcm <= limit / static_cast<std::int64_t>(k + 1), too_large());
+  return r;
+}
+
+template <class W>
+using costs_of = std::vector<distance_of<W>>;
+
+/// Builds the combined graph from the K trees (their parents) and records the parent tuples.
+template <class W>
+graph build_combined(resources const& res, graph const& g, result& r)
+{
+  auto const& trees = access::trees(r);
+  auto const& obj = access::objectives(r);
+  auto const& pref = access::pref(r);
+  auto const lcm = access::lcm(r);
+  auto const n = static_cast<std::size_t>(g.num_vertices());
+  auto const k = trees.size();
+  auto& tuple = access::tuple(r);
+  tuple.resize(n * k);
+  for (std::size_t i = 0; i < k; ++i) {
+    auto const par = trees[i].parents();
+    for (std::size_t v = 0; v < n; ++v) tuple[v * k + i] = par[v];
+  }
+  auto const& in = g.impl().in_adj<W>();
+  std::vector<vertex_t> src, dst;
+  std::vector<W> wts;
+  src.reserve(n);
+  dst.reserve(n);
+  wts.reserve(n * (k + 1));
+  std::vector<vertex_t> parents(k);
+  std::vector<W> aw(k);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::span<vertex_t const> const t(tuple.data() + v * k, k);
+    auto const count = detail::distinct_parents(t, parents);
+    for (std::size_t j = 0; j < count; ++j) {
+      src.push_back(parents[j]);
+      dst.push_back(static_cast<vertex_t>(v));
+      wts.push_back(static_cast<W>(detail::combined_weight(t, parents[j], pref, lcm)));
+      detail::arc_weights<W>(in, static_cast<vertex_t>(v), parents[j], obj, aw);
+      wts.insert(wts.end(), aw.begin(), aw.end());
+    }
+  }
+  graph_options const opts{.directed = true, .k = static_cast<int>(k) + 1, .weight_type = g.weight_type(),
+                           .duplicates = duplicate_edges::error};
+  return graph::from_edges(res, g.num_vertices(), src, dst, std::span<W const>(wts), opts);
+}
+
+/// Recomputes the path costs of the vertices in `list` (all vertices when `region` is null;
+/// else every vertex of `list` is in `region`, and costs of vertices outside it are current).
+/// Each vertex walks up to an ancestor whose costs are current, then the walk is unwound, so
+/// parents are always done before children: O((vertices + their in-rows) * K).
+template <class W>
+void compute_costs(resources const& res, result& r, std::span<vertex_t const> list, vertex_marks const* region)
+{
+  using D = distance_of<W>;
+  auto const& ct = access::combined_tree(r);
+  auto const mp = ct.parents();
+  auto const source = r.source();
+  auto const k = static_cast<std::size_t>(r.k());
+  auto& costs = std::get<std::vector<D>>(access::costs(r));
+  auto const& cin = access::combined(r).impl().in_adj<W>();
+  auto& ws = res.workspace();
+  auto const n = static_cast<vertex_t>(mp.size());
+  vertex_marks done(ws, "mosp.costs.done", n);
+  auto stack = ws.get<vertex_t>("mosp.costs.stack", static_cast<std::size_t>(n));
+
+  auto const settle = [&](vertex_t x) {
+    auto const xi = static_cast<std::size_t>(x);
+    vertex_t const p = mp[xi];
+    D* cx = costs.data() + xi * k;
+    if (x == source) {
+      std::fill(cx, cx + k, D{0});
+    } else if (p == no_vertex) {
+      std::fill(cx, cx + k, sssp::infinity<D>());
+    } else {
+      D const* cp = costs.data() + static_cast<std::size_t>(p) * k;
+      auto const from = cin.targets(x);
+      std::size_t j = 0;
+      while (from[j] != p) ++j;  // the tree arc p -> x is in x's in-row (at most K entries)
+      for (std::size_t i = 0; i < k; ++i)
+        cx[i] = cp[i] + static_cast<D>(cin.weights(x, static_cast<int>(i) + 1)[j]);
+    }
+    done.set(x);
+  };
+  for (vertex_t const v : list) {
+    if (done.test(v)) continue;
+    std::size_t depth = 0;
+    vertex_t x = v;
+    for (;;) {
+      stack[depth++] = x;
+      vertex_t const p = mp[static_cast<std::size_t>(x)];
+      if (x == source || p == no_vertex || done.test(p) || (region && !region->test(p))) break;
+      x = p;
+    }
+    while (depth > 0) settle(stack[--depth]);
+  }
+}
+
+template <class W>
+void full_costs(resources const& res, result& r)
+{
+  auto const n = static_cast<std::size_t>(r.size());
+  access::costs(r) = costs_of<W>(n * static_cast<std::size_t>(r.k()));
+  auto all = res.workspace().get<vertex_t>("mosp.costs.list", n);
+  std::iota(all.begin(), all.end(), vertex_t{0});
+  compute_costs<W>(res, r, all, nullptr);
+  auto const mp = access::combined_tree(r).parents();
+  access::mosp_parent(r).assign(mp.begin(), mp.end());
+  access::stats(r).cost_updates = static_cast<std::int64_t>(n);
+}
+
+/// The combined graph, its tree and the costs from scratch (compute, and the rebuild update).
+template <class W>
+void rebuild(resources const& res, graph const& g, result& r)
+{
+  auto const& p = access::params(r);
+  {
+    scoped_stage stage(res.profiler(), "mosp.combined");
+    access::combined(r) = build_combined<W>(res, g, r);
+    access::combined_tree(r) = sssp::compute(res, access::combined(r),
+                                             {.source = p.source, .objective = 0, .strategy = p.strategy});
+  }
+  scoped_stage stage(res.profiler(), "mosp.costs");
+  full_costs<W>(res, r);
+  access::stats(r).rebuilt = true;
+}
+
+/// Appends upserts of every combined arc into v (new tuple) to `b`.
+template <class W>
+void upsert_arcs(graph const& g, result& r, vertex_t v, batch& b, std::span<vertex_t> parents, std::span<W> aw,
+                 std::span<double> row)
+{
+  auto const k = static_cast<std::size_t>(r.k());
+  auto const& tuple = access::tuple(r);
+  std::span<vertex_t const> const t(tuple.data() + static_cast<std::size_t>(v) * k, k);
+  auto const count = detail::distinct_parents(t, parents);
+  auto const& in = g.impl().in_adj<W>();
+  for (std::size_t j = 0; j < count; ++j) {
+    row[0] = static_cast<double>(detail::combined_weight(t, parents[j], access::pref(r), access::lcm(r)));
+    detail::arc_weights<W>(in, v, parents[j], access::objectives(r), aw);
+    for (std::size_t i = 0; i < k; ++i) row[i + 1] = static_cast<double>(aw[i]);
+    b.insert(parents[j], v, row);
+  }
+}
+
+/// The incremental update of the combined graph, its tree and the costs (the K trees are current).
+template <class W>
+void update_combined(resources const& res, graph const& g, result& r)
+{
+  auto const n = static_cast<std::size_t>(g.num_vertices());
+  auto const k = static_cast<std::size_t>(r.k());
+  auto& trees = access::trees(r);
+  auto& tuple = access::tuple(r);
+  auto& st = access::stats(r);
+  auto& ws = res.workspace();
+  auto* prof = res.profiler();
+  batch derived(static_cast<int>(k) + 1);
+  vertex_marks upserted(ws, "mosp.upserted", g.num_vertices());
+  std::vector<vertex_t> old_parents(k), new_parents(k);
+  std::vector<W> aw(k);
+  std::vector<double> row(k + 1);
+  {
+    scoped_stage stage(prof, "mosp.derive");
+    // Vertices whose parent tuple changed: old arcs that no tree uses any more go, every arc of
+    // the new tuple is (re)inserted with its weights (an unchanged one is ignored by the commit).
+    std::vector<vertex_t const*> par(k);
+    for (std::size_t i = 0; i < k; ++i) par[i] = trees[i].parents().data();
+    for (std::size_t v = 0; v < n; ++v) {
+      vertex_t* t = tuple.data() + v * k;
+      bool same = true;
+      for (std::size_t i = 0; i < k && same; ++i) same = t[i] == par[i][v];
+      if (same) continue;
+      ++st.parent_changes;
+      auto const vv = static_cast<vertex_t>(v);
+      auto const old_count = detail::distinct_parents({t, k}, old_parents);
+      for (std::size_t i = 0; i < k; ++i) t[i] = par[i][v];
+      auto const new_count = detail::distinct_parents({t, k}, new_parents);
+      for (std::size_t j = 0; j < old_count; ++j)
+        if (std::find(new_parents.begin(), new_parents.begin() + static_cast<std::ptrdiff_t>(new_count),
+                      old_parents[j]) == new_parents.begin() + static_cast<std::ptrdiff_t>(new_count))
+          derived.erase(old_parents[j], vv);
+      upserted.set(vv);
+      upsert_arcs<W>(g, r, vv, derived, new_parents, aw, row);
+    }
+    // Changed arcs u -> v of the graph that the combined graph uses (u is a parent of v): their
+    // objective weights, i.e. the combined arc's columns 1..K, may have changed.
+    auto const& ch = std::get<dyng::detail::change_set<W>>(g.impl().last_changes);
+    for (std::size_t c = 0; c < ch.size(); ++c) {
+      vertex_t const u = ch.src[c];
+      vertex_t const v = ch.dst[c];
+      if (upserted.test(v)) continue;
+      vertex_t const* t = tuple.data() + static_cast<std::size_t>(v) * k;
+      if (std::find(t, t + k, u) == t + k) continue;
+      upserted.set(v);
+      upsert_arcs<W>(g, r, v, derived, new_parents, aw, row);
+    }
+  }
+  st.combined_changes = static_cast<std::int64_t>(derived.size());
+  auto& ct = access::combined_tree(r);
+  ct.params().strategy = access::params(r).strategy;
+  {
+    scoped_stage stage(prof, "mosp.combined");
+    dyng::update(res, access::combined(r), derived, ct);
+  }
+  // Costs: below the vertices whose MOSP parent changed or whose in-arcs were upserted.
+  scoped_stage stage(prof, "mosp.costs");
+  auto const mp = ct.parents();
+  auto& old_mp = access::mosp_parent(r);
+  auto region_list = ws.get<vertex_t>("mosp.costs.list", n);
+  vertex_marks region(ws, "mosp.costs.region", g.num_vertices());
+  std::size_t size = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    auto const vv = static_cast<vertex_t>(v);
+    if (old_mp[v] != mp[v] || upserted.test(vv)) {
+      old_mp[v] = mp[v];
+      region.set(vv);
+      region_list[size++] = vv;
+    }
+  }
+  // Their MOSP subtrees (children are out-neighbours in the combined graph whose parent is x).
+  auto const& cout = access::combined(r).impl().out_adj<W>();
+  for (std::size_t i = 0; i < size; ++i) {
+    vertex_t const x = region_list[i];
+    for (vertex_t const y : cout.targets(x))
+      if (mp[static_cast<std::size_t>(y)] == x && region.set_first(y)) region_list[size++] = y;
+  }
+  compute_costs<W>(res, r, region_list.first(size), &region);
+  st.cost_updates = static_cast<std::int64_t>(size);
+}
+
+}  // namespace
+
+result::result(sssp::result combined_tree, graph combined)
+    : combined_(std::move(combined)), combined_tree_(std::move(combined_tree))
+{
+}
+
+sssp::result const& result::tree(int i) const
+{
+  DYNG_EXPECTS(i >= 0 && i < k(), "mosp::result::tree: objective index " + std::to_string(i) + " out of range [0, " +
+                                      std::to_string(k()) + ")");
+  return trees_[static_cast<std::size_t>(i)];
+}
+
+template <class D>
+std::span<D const> result::costs() const
+{
+  auto const* c = std::get_if<std::vector<D>>(&costs_);
+  DYNG_EXPECTS(c != nullptr, std::string("mosp::result::costs: the costs are ") +
+                                 (std::holds_alternative<std::vector<std::int64_t>>(costs_) ? "int64_t" : "double") +
+                                 "; ask for that type (int64_t for int32 weights, double for float64)");
+  return *c;
+}
+template std::span<std::int64_t const> result::costs<std::int64_t>() const;
+template std::span<double const> result::costs<double>() const;
+
+result result::clone() const
+{
+  auto g = combined_.clone();  // a new identity: the clone's combined tree is stamped with it
+  auto t = combined_tree_.clone();
+  sssp::access::stamp(t, g);
+  result out(std::move(t), std::move(g));
+  out.result_base::operator=(*this);
+  out.params_ = params_;
+  out.objectives_ = objectives_;
+  out.pref_ = pref_;
+  out.lcm_ = lcm_;
+  for (auto const& tr : trees_) out.trees_.push_back(tr.clone());
+  out.costs_ = costs_;
+  out.tuple_ = tuple_;
+  out.mosp_parent_ = mosp_parent_;
+  out.stats_ = stats_;
+  return out;
+}
+
+result compute(resources const& res, graph const& g, params const& p)
+{
+  auto const rp = check_params(g, p, "mosp::compute");
+  std::vector<sssp::result> trees;
+  {
+    scoped_stage stage(res.profiler(), "mosp.trees");
+    for (int const c : rp.objectives)
+      trees.push_back(sssp::compute(res, g, {.source = p.source, .objective = c, .strategy = p.strategy}));
+  }
+  // Placeholders, replaced by rebuild (a graph and an sssp result have no empty state).
+  auto placeholder = graph::from_edges(res, 1, std::span<vertex_t const>{}, std::span<vertex_t const>{},
+                                       std::span<std::int32_t const>{}, {});
+  auto placeholder_tree = sssp::compute(res, placeholder, {});
+  auto r = access::make(std::move(placeholder_tree), std::move(placeholder));
+  access::params(r) = p;
+  access::objectives(r) = rp.objectives;
+  access::pref(r) = rp.pref;
+  access::lcm(r) = rp.lcm;
+  access::trees(r) = std::move(trees);
+  with_weight_type(g.impl(), [&](auto w) { rebuild<decltype(w)>(res, g, r); });
+  access::stamp(r, g);
+  return r;
+}
+
+void result::apply_changes(resources const& res, graph const& g)
+{
+  stats_ = {};
+  {
+    scoped_stage stage(res.profiler(), "mosp.trees");
+    for (auto& t : trees_) {
+      t.params().strategy = params_.strategy;
+      t.apply_changes(res, g);
+    }
+  }
+  with_weight_type(g.impl(), [&](auto w) {
+    using W = decltype(w);
+    if (params_.combined == combined_update::rebuild) {
+      // The parent tuples are recounted for the stats only.
+      std::int64_t changed = 0;
+      auto const k = trees_.size();
+      for (std::size_t v = 0; v < tuple_.size() / std::max<std::size_t>(k, 1); ++v)
+        for (std::size_t i = 0; i < k; ++i)
+          if (tuple_[v * k + i] != trees_[i].parents()[v]) {
+            ++changed;
+            break;
+          }
+      rebuild<W>(res, g, *this);
+      stats_.parent_changes = changed;
+    } else {
+      update_combined<W>(res, g, *this);
+    }
+  });
+  if (auto* prof = res.profiler()) {
+    prof->count("mosp.parent_changes", stats_.parent_changes);
+    prof->count("mosp.combined_changes", stats_.combined_changes);
+    prof->count("mosp.cost_updates", stats_.cost_updates);
+  }
+  stamp(g);
+}
+
+stats update(resources const& res, graph& g, batch const& b, result& r)
+{
+  dyng::update(res, g, b, r);
+  return r.last_stats();
+}
+
+}  // namespace dyng::mosp

@@ -1,0 +1,360 @@
+// mosp: the conformance suite (both combined-graph update modes, every CPU backend), the
+// combined-graph definition against a brute-force model, invalid parameters, cloning.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "common/conformance.hpp"
+#include "common/random_graph.hpp"
+#include "dyng/core/error.hpp"
+#include "dyng/mosp/mosp.hpp"
+
+namespace {
+
+using namespace dyng;
+using test::graph_spec;
+
+std::vector<std::pair<std::string, resources>> cpu_backends()
+{
+  std::vector<std::pair<std::string, resources>> out{{"sequential", resources::sequential()}};
+  if (openmp_available()) {
+    out.emplace_back("openmp(1)", resources::openmp(1));
+    out.emplace_back("openmp(3)", resources::openmp(3));
+  }
+  return out;
+}
+
+/// The combined graph's arcs as sorted (source, target, weights...) rows.
+std::vector<std::vector<double>> arcs_of(graph const& g)
+{
+  std::vector<std::vector<double>> rows;
+  for (auto const& [e, w] : test::arc_map(g)) {
+    std::vector<double> row{static_cast<double>(e.first), static_cast<double>(e.second)};
+    row.insert(row.end(), w.begin(), w.end());
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string diff_results(mosp::result const& a, mosp::result const& b)
+{
+  if (a.k() != b.k()) return "K differs";
+  auto const same_tree = [](sssp::result const& x, sssp::result const& y) {
+    return x.distance_data() == y.distance_data() &&
+           std::equal(x.parents().begin(), x.parents().end(), y.parents().begin(), y.parents().end());
+  };
+  for (int i = 0; i < a.k(); ++i)
+    if (!same_tree(a.tree(i), b.tree(i))) return "tree of objective " + std::to_string(i) + " differs";
+  if (arcs_of(a.combined_graph()) != arcs_of(b.combined_graph())) return "combined graphs differ";
+  if (!same_tree(a.combined_tree(), b.combined_tree())) return "MOSP trees differ";
+  if (a.cost_data() != b.cost_data()) return "costs differ";
+  return "";
+}
+
+template <mosp::combined_update Mode>
+struct mosp_family {
+  using result_type = mosp::result;
+  static constexpr int property_pairs = 300;
+  static std::vector<std::pair<std::string, resources>> backends() { return cpu_backends(); }
+  static std::vector<graph_spec> specs()
+  {
+    return {
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 3},
+        {.n = 30, .avg_degree = 2.0, .directed = false, .k = 2},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.3},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .type = weight_type::float64},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 3, .multigraph = true},
+        {.n = 30, .avg_degree = 2.5, .directed = true, .k = 1, .max_weight = 3},
+    };
+  }
+  static result_type compute(resources const& res, graph const& g, int variant)
+  {
+    mosp::params p{.source = variant == 0 ? 0 : g.num_vertices() - 1, .combined = Mode};
+    if (variant == 1)
+      for (int i = 0; i < g.k(); ++i) p.pref.push_back(1 + (i * 2) % 5);  // 1, 3, 5, 2, ...
+    p.strategy = sssp::strategy::incremental;
+    return mosp::compute(res, g, p);
+  }
+  static std::string diff(result_type const& a, result_type const& b) { return diff_results(a, b); }
+  static std::string verify(graph const& g, result_type const& r) { return mosp::verify(g, r); }
+  static void check_stats(graph const& g, result_type const& r)
+  {
+    auto const& s = r.last_stats();
+    EXPECT_GE(s.parent_changes, 0);
+    EXPECT_LE(s.parent_changes, g.num_vertices());
+    EXPECT_GE(s.combined_changes, 0);
+    EXPECT_GE(s.cost_updates, 0);
+    EXPECT_LE(s.cost_updates, g.num_vertices());
+    EXPECT_EQ(s.rebuilt, Mode == mosp::combined_update::rebuild);
+  }
+};
+
+}  // namespace
+
+namespace dyng::test {
+using MospFamilies = ::testing::Types<mosp_family<mosp::combined_update::incremental>,
+                                      mosp_family<mosp::combined_update::rebuild>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Mosp, Conformance, MospFamilies);
+}  // namespace dyng::test
+
+namespace {
+
+/// A brute-force model of the whole definition on a small graph with positive weights:
+/// Bellman-Ford per objective, lowest-id tight in-neighbour parents, the combined arcs from the
+/// formula, Bellman-Ford on them, and costs by walking each vertex's MOSP path to the source.
+struct model {
+  std::vector<std::vector<std::int64_t>> dist;     // per objective
+  std::vector<std::vector<vertex_t>> parent;        // per objective
+  std::map<std::pair<vertex_t, vertex_t>, std::vector<std::int64_t>> combined;  // (p, v) -> weights
+  std::vector<std::int64_t> mosp_dist;
+  std::vector<vertex_t> mosp_parent;
+  std::vector<std::int64_t> costs;  // n x K
+};
+
+constexpr std::int64_t inf = std::numeric_limits<std::int64_t>::max();
+
+/// Shortest distances and lowest-id tight parents over arcs (u, v, w).
+void shortest(vertex_t n, vertex_t s, std::vector<std::tuple<vertex_t, vertex_t, std::int64_t>> const& arcs,
+              std::vector<std::int64_t>& d, std::vector<vertex_t>& par)
+{
+  d.assign(static_cast<std::size_t>(n), inf);
+  d[static_cast<std::size_t>(s)] = 0;
+  for (vertex_t it = 0; it < n; ++it)
+    for (auto const& [u, v, w] : arcs)
+      if (d[static_cast<std::size_t>(u)] != inf && d[static_cast<std::size_t>(u)] + w < d[static_cast<std::size_t>(v)])
+        d[static_cast<std::size_t>(v)] = d[static_cast<std::size_t>(u)] + w;
+  par.assign(static_cast<std::size_t>(n), no_vertex);
+  for (auto const& [u, v, w] : arcs) {
+    auto const vi = static_cast<std::size_t>(v);
+    if (v == s || d[static_cast<std::size_t>(u)] == inf || d[static_cast<std::size_t>(u)] + w != d[vi]) continue;
+    if (par[vi] == no_vertex || u < par[vi]) par[vi] = u;
+  }
+}
+
+model brute_force(graph const& g, vertex_t s, std::vector<std::int64_t> const& pref)
+{
+  auto const n = g.num_vertices();
+  auto const k = static_cast<std::size_t>(g.k());
+  auto const arcs = g.to_csr();
+  auto const& w = std::get<std::vector<std::int32_t>>(arcs.weights);
+  model m;
+  std::int64_t lcm = 1;
+  for (auto p : pref) lcm = std::lcm(lcm, p);
+  m.dist.resize(k);
+  m.parent.resize(k);
+  for (std::size_t c = 0; c < k; ++c) {
+    std::vector<std::tuple<vertex_t, vertex_t, std::int64_t>> list;
+    for (vertex_t u = 0; u < n; ++u)
+      for (auto e = arcs.offsets[static_cast<std::size_t>(u)]; e < arcs.offsets[static_cast<std::size_t>(u) + 1]; ++e)
+        list.emplace_back(u, arcs.targets[static_cast<std::size_t>(e)], w[static_cast<std::size_t>(e) * k + c]);
+    shortest(n, s, list, m.dist[c], m.parent[c]);
+  }
+  // The combined arcs, straight from the definition.
+  for (vertex_t v = 0; v < n; ++v) {
+    if (v == s) continue;
+    for (std::size_t c = 0; c < k; ++c) {
+      vertex_t const p = m.parent[c][static_cast<std::size_t>(v)];
+      if (p == no_vertex || m.combined.contains({p, v})) continue;
+      std::int64_t cw = lcm * static_cast<std::int64_t>(k + 1);
+      for (std::size_t j = 0; j < k; ++j)
+        if (m.parent[j][static_cast<std::size_t>(v)] == p) cw -= lcm / pref[j];
+      std::vector<std::int64_t> row{cw};
+      for (std::size_t j = 0; j < k; ++j) {
+        std::int64_t best = inf;
+        for (auto e = arcs.offsets[static_cast<std::size_t>(p)]; e < arcs.offsets[static_cast<std::size_t>(p) + 1]; ++e)
+          if (arcs.targets[static_cast<std::size_t>(e)] == v) best = std::min<std::int64_t>(best, w[static_cast<std::size_t>(e) * k + j]);
+        row.push_back(best);
+      }
+      m.combined[{p, v}] = row;
+    }
+  }
+  std::vector<std::tuple<vertex_t, vertex_t, std::int64_t>> list;
+  for (auto const& [e, row] : m.combined) list.emplace_back(e.first, e.second, row[0]);
+  shortest(n, s, list, m.mosp_dist, m.mosp_parent);
+  m.costs.assign(static_cast<std::size_t>(n) * k, inf);
+  for (vertex_t v = 0; v < n; ++v) {
+    if (v != s && m.mosp_parent[static_cast<std::size_t>(v)] == no_vertex) continue;
+    std::vector<std::int64_t> sum(k, 0);
+    for (vertex_t x = v; x != s; x = m.mosp_parent[static_cast<std::size_t>(x)]) {
+      auto const& row = m.combined.at({m.mosp_parent[static_cast<std::size_t>(x)], x});
+      for (std::size_t j = 0; j < k; ++j) sum[j] += row[j + 1];
+    }
+    std::copy(sum.begin(), sum.end(), m.costs.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(v) * k));
+  }
+  return m;
+}
+
+void expect_matches_model(mosp::result const& r, model const& m, std::string const& where)
+{
+  for (int i = 0; i < r.k(); ++i) {
+    auto const& t = r.tree(i);
+    ASSERT_EQ(std::vector<std::int64_t>(t.distances<std::int64_t>().begin(), t.distances<std::int64_t>().end()),
+              m.dist[static_cast<std::size_t>(i)]) << where << " objective " << i;
+    ASSERT_EQ(std::vector<vertex_t>(t.parents().begin(), t.parents().end()), m.parent[static_cast<std::size_t>(i)])
+        << where << " objective " << i;
+  }
+  std::map<std::pair<vertex_t, vertex_t>, std::vector<std::int64_t>> got;
+  for (auto const& [e, w] : test::arc_map(r.combined_graph()))
+    got[e] = std::vector<std::int64_t>(w.begin(), w.end());
+  ASSERT_EQ(got, m.combined) << where;
+  auto const md = r.combined_tree().distances<std::int64_t>();
+  ASSERT_EQ(std::vector<std::int64_t>(md.begin(), md.end()), m.mosp_dist) << where;
+  ASSERT_EQ(std::vector<vertex_t>(r.combined_tree().parents().begin(), r.combined_tree().parents().end()),
+            m.mosp_parent) << where;
+  auto const c = r.costs<std::int64_t>();
+  ASSERT_EQ(std::vector<std::int64_t>(c.begin(), c.end()), m.costs) << where;
+}
+
+TEST(Mosp, CombinedGraphMatchesTheDefinitionByBruteForce)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    for (std::uint64_t seed = 0; seed < 60; ++seed) {
+      graph_spec const spec{.n = static_cast<vertex_t>(3 + seed % 15), .avg_degree = 2.5, .k = 1 + static_cast<int>(seed % 4),
+                            .max_weight = 4, .zero_weight_share = 0};
+      test::generator gen(seed);
+      auto g = gen.make_graph(res, spec);
+      std::vector<std::int64_t> pref;
+      for (int i = 0; i < spec.k; ++i) pref.push_back(seed % 2 ? 1 : 1 + static_cast<std::int64_t>(gen.vertex(4)));
+      auto r = mosp::compute(res, g, {.source = 0, .pref = pref});
+      auto const where = name + " " + test::describe(spec, seed);
+      expect_matches_model(r, brute_force(g, 0, pref), where);
+      for (int step = 0; step < 3; ++step) {
+        // Only positive weights: the model's tie rule is the one without zero-weight arcs.
+        batch b = gen.make_batch(g, spec, 1 + seed % 6);
+        dyng::update(res, g, b, r);
+        expect_matches_model(r, brute_force(g, 0, pref), where + " step " + std::to_string(step));
+      }
+    }
+  }
+}
+
+TEST(Mosp, SmallExampleByHand)
+{
+  // 0->1 (1,5), 0->2 (5,1), 1->3 (1,5), 2->3 (5,1), 1->2 (1,1): objective 0 reaches 3 via 1,
+  // objective 1 via 2.
+  auto const res = resources::sequential();
+  std::vector<vertex_t> src{0, 0, 1, 2, 1}, dst{1, 2, 3, 3, 2};
+  std::vector<std::int32_t> w{1, 5, 5, 1, 1, 5, 5, 1, 1, 1};
+  auto g = graph::from_edges(res, 4, src, dst, w, {.k = 2});
+  auto r = mosp::compute(res, g, {.source = 0});
+  // Trees: obj0 parents (-1, 0, 1, 1); obj1 parents (-1, 0, 0, 2) (2 via 0->2 w=1 or 0->1->2 w=6).
+  EXPECT_EQ(std::vector<vertex_t>(r.tree(0).parents().begin(), r.tree(0).parents().end()),
+            (std::vector<vertex_t>{-1, 0, 1, 1}));
+  EXPECT_EQ(std::vector<vertex_t>(r.tree(1).parents().begin(), r.tree(1).parents().end()),
+            (std::vector<vertex_t>{-1, 0, 0, 2}));
+  // Combined (L = 1, K = 2): 0->1 weight 1 (both trees), 1->2 and 0->2 weight 2, 1->3 and 2->3 weight 2.
+  EXPECT_EQ(r.combined_graph().num_edges(), 5);
+  auto const d = r.combined_tree().distances<std::int64_t>();
+  EXPECT_EQ(std::vector<std::int64_t>(d.begin(), d.end()), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  // MOSP parents: 2 <- 0 (lowest id among 0 (2) and 1 (1 + 2 = 3)? 0->2 gives 2, 1->2 gives 3): 0.
+  // 3 <- 1 (1 + 2 = 3) vs 2 (2 + 2 = 4): 1.
+  EXPECT_EQ(std::vector<vertex_t>(r.combined_tree().parents().begin(), r.combined_tree().parents().end()),
+            (std::vector<vertex_t>{-1, 0, 0, 1}));
+  auto const c = r.costs<std::int64_t>();
+  EXPECT_EQ(std::vector<std::int64_t>(c.begin(), c.end()), (std::vector<std::int64_t>{0, 0, 1, 5, 5, 1, 2, 10}));
+  EXPECT_EQ(r.lcm(), 1);
+  // Prefer objective 1 (pref 1) over objective 0 (pref 3): L = 3, combined weights 9 - ...
+  auto r2 = mosp::compute(res, g, {.source = 0, .pref = {3, 1}});
+  EXPECT_EQ(r2.lcm(), 3);
+  EXPECT_EQ(r2.combined_tree().parents()[3], 2);  // 0->2 (9-3=6) + 2->3 (6) = 12 < 0->1 (9-4=5) + 1->3 (8) = 13
+}
+
+TEST(Mosp, RejectsBadParametersAndChangesNothing)
+{
+  auto const res = resources::sequential();
+  test::generator gen(1);
+  auto g = gen.make_graph(res, {.n = 10, .k = 2});
+  auto const expect_message = [&](mosp::params const& p, std::string const& part) {
+    try {
+      (void)mosp::compute(res, g, p);
+      ADD_FAILURE() << "no error for " << part;
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  expect_message({.source = 10}, "source 10 out of range [0, 10)");
+  expect_message({.source = -1}, "source -1 out of range");
+  expect_message({.objectives = {0, 2}}, "objective 2 out of range [0, 2)");
+  expect_message({.objectives = {1, 1}}, "objective 1 is listed twice");
+  expect_message({.pref = {1}}, "pref has 1 value(s), expected one per objective (K = 2)");
+  expect_message({.pref = {1, 2, 3}}, "pref has 3 value(s)");
+  expect_message({.pref = {1, 0}}, "pref[1] = 0; preferences must be positive integers");
+  expect_message({.pref = {-2, 1}}, "pref[0] = -2");
+  expect_message({.pref = {1000003, 1000033}}, "lcm(pref) * (K + 1) exceeds 2147483647");
+  // A valid result is untouched by a rejected batch (K mismatch).
+  auto r = mosp::compute(res, g, {.source = 0, .objectives = {1}});
+  EXPECT_EQ(r.k(), 1);
+  EXPECT_EQ(r.objectives()[0], 1);
+  auto const version = g.version();
+  batch wrong(3);
+  wrong.insert(0, 1, std::vector<double>{1, 2, 3});
+  EXPECT_THROW(dyng::update(res, g, wrong, r), invalid_argument);
+  EXPECT_EQ(g.version(), version);
+  EXPECT_TRUE(r.is_current(g));
+  EXPECT_EQ(mosp::verify(g, r), "");
+  EXPECT_THROW((void)r.tree(1), invalid_argument);
+  EXPECT_THROW((void)r.costs<double>(), invalid_argument);
+}
+
+TEST(Mosp, ObjectiveSubsetEqualsAGraphOfThoseColumns)
+{
+  auto const res = resources::sequential();
+  test::generator gen(4);
+  auto g = gen.make_graph(res, {.n = 40, .avg_degree = 3, .k = 3, .zero_weight_share = 0});
+  auto r = mosp::compute(res, g, {.source = 0, .objectives = {2, 0}, .pref = {2, 1}});
+  EXPECT_EQ(r.k(), 2);
+  EXPECT_EQ(r.tree(0).params().objective, 2);
+  EXPECT_EQ(r.tree(1).params().objective, 0);
+  for (int step = 0; step < 5; ++step) {
+    dyng::update(res, g, gen.make_batch(g, {.n = 40, .k = 3, .zero_weight_share = 0}, 10), r);
+    ASSERT_EQ(mosp::verify(g, r), "") << step;
+  }
+}
+
+TEST(Mosp, CloneIsIndependentAndCurrent)
+{
+  auto const res = resources::sequential();
+  test::generator gen(2);
+  graph_spec const spec{.n = 30, .k = 2};
+  auto g = gen.make_graph(res, spec);
+  auto r = mosp::compute(res, g, {.source = 0});
+  auto g2 = g.clone();
+  auto c = r.clone();
+  EXPECT_EQ(diff_results(r, c), "");
+  auto const b = gen.make_batch(g, spec, 10);
+  dyng::update(res, g, b, r);
+  EXPECT_EQ(mosp::verify(g, r), "");
+  // The clone still belongs to g's previous version; its combined graph and tree are its own.
+  EXPECT_FALSE(c.is_current(g));
+  EXPECT_TRUE(c.combined_tree().is_current(c.combined_graph()));
+  EXPECT_NE(c.combined_graph().id(), r.combined_graph().id());
+}
+
+TEST(Mosp, IncrementalAndRebuildReportTheirWork)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    test::generator gen(9);
+    graph_spec const spec{.n = 200, .avg_degree = 4, .k = 3};
+    auto g = gen.make_graph(res, spec);
+    auto r = mosp::compute(res, g, {.source = 0});
+    EXPECT_TRUE(r.last_stats().rebuilt);
+    dyng::update(res, g, batch(3), r);
+    EXPECT_EQ(r.last_stats().parent_changes, 0) << name;
+    EXPECT_EQ(r.last_stats().combined_changes, 0) << name;
+    EXPECT_EQ(r.last_stats().cost_updates, 0) << name;
+    EXPECT_FALSE(r.last_stats().rebuilt);
+    auto const s = mosp::update(res, g, gen.make_batch(g, spec, 5), r);
+    EXPECT_FALSE(s.rebuilt);
+    EXPECT_LT(s.cost_updates, g.num_vertices()) << name;
+    r.params().combined = mosp::combined_update::rebuild;
+    EXPECT_TRUE(mosp::update(res, g, gen.make_batch(g, spec, 5), r).rebuilt);
+    EXPECT_EQ(mosp::verify(g, r), "") << name;
+  }
+}
+
+}  // namespace
