@@ -292,16 +292,12 @@ void check_row(char const* what, std::size_t j, vertex_t u, vertex_t v, vertex_t
   }
 }
 
+/// Step 1 of every commit (host or device): shape, ids and weights, row by row.
 template <class W>
-commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& store, batch const& b)
+void check_rows(graph_impl const& g, batch const& b)
 {
-  auto& ws = res.workspace();
   std::size_t const k = static_cast<std::size_t>(g.k);
   bool const mosp = b.semantics() == batch_semantics::mosp;
-  bool const strict = b.policy() == missing_edge::error;
-  commit_stats stats;
-
-  // 1. Shape, ids and weights, row by row.
   DYNG_EXPECTS(b.k() == g.k, "batch has k=" + std::to_string(b.k()) + " weights per row, the graph has k=" +
                                  std::to_string(g.k) + "; build the batch with dyng::batch(" + std::to_string(g.k) +
                                  ", ...)");
@@ -318,6 +314,19 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
   for (std::size_t j = 0; j < b.weight_changes(); ++j)
     check_row<W>("weight change", j, b.change_src()[j], b.change_dst()[j], g.n,
                  b.change_weights().subspan(j * k, k));
+}
+
+template <class W>
+commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& store, batch const& b)
+{
+  auto& ws = res.workspace();
+  std::size_t const k = static_cast<std::size_t>(g.k);
+  bool const mosp = b.semantics() == batch_semantics::mosp;
+  bool const strict = b.policy() == missing_edge::error;
+  commit_stats stats;
+
+  // 1. Shape, ids and weights, row by row.
+  check_rows<W>(g, b);
 
   // 2. Arc ops in application order, and the weights converted once.
   std::size_t const arcs_per_row = g.directed ? 1 : 2;
@@ -454,12 +463,32 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
       g.last_changes);
 }
 
+void check_batch_rows(graph_impl const& g, batch const& b)
+{
+  std::visit(
+      [&](auto const& store) {
+        using W = typename std::remove_cvref_t<decltype(store.out.weight)>::value_type;
+        check_rows<W>(g, b);
+      },
+      g.store);
+}
+
 }  // namespace detail
 
 commit_stats graph::commit(resources const& res, batch const& b)
 {
   scoped_stage stage(res.profiler(), "graph.commit");
   auto& g = *impl_;
+#if defined(DYNG_HAVE_CUDA)
+  if (g.device) {
+    auto stats = detail::device_commit(res, g, b);
+    ++g.version;
+    return stats;
+  }
+#endif
+  DYNG_EXPECTS(res.backend() != backend::cuda,
+               "graph::commit: the graph lives in host memory, the resources are CUDA; build the graph with "
+               "CUDA resources to commit on the device, or commit with CPU resources");
   auto stats = std::visit([&](auto& store) { return detail::commit_impl(res, g, store, b); }, g.store);
   ++g.version;  // always, also for an empty batch: one commit, one version (docs/adr/0002)
   return stats;

@@ -82,7 +82,13 @@ batch random_batch(graph const& g, random_batch_options const& o)
     std::swap(edges[i], edges[j]);
     b.erase(edges[i].first, edges[i].second);
   }
-  // Insertions: new edges, by rejection.
+  // Insertions: new edges, by rejection (membership from the host copy: rows are short, and a
+  // device graph must not be asked arc by arc).
+  auto const has_arc = [&](vertex_t u, vertex_t v) {
+    auto const first = csr.targets.begin() + csr.offsets[static_cast<std::size_t>(u)];
+    auto const last = csr.targets.begin() + csr.offsets[static_cast<std::size_t>(u) + 1];
+    return std::find(first, last, v) != last;
+  };
   std::set<std::pair<vertex_t, vertex_t>> chosen;
   std::vector<double> w(static_cast<std::size_t>(g.k()));
   auto const draw = [&]() -> vertex_t {
@@ -93,7 +99,7 @@ batch random_batch(graph const& g, random_batch_options const& o)
     vertex_t u = draw();
     vertex_t v = draw();
     if (!g.directed() && v < u) std::swap(u, v);
-    if (u == v || g.has_edge(u, v) || !chosen.emplace(u, v).second) continue;
+    if (u == v || has_arc(u, v) || !chosen.emplace(u, v).second) continue;
     for (auto& x : w) x = static_cast<double>(o.min_weight + static_cast<std::int32_t>(rng.below(span)));
     b.insert(u, v, w);
     ++i;

@@ -288,30 +288,41 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
   return make_impl(std::move(c), n, opts);
 }
 
+/// A graph built with CUDA resources moves to the device (docs/adr: CUDA device graph).
+std::unique_ptr<detail::graph_impl> place(resources const& res, std::unique_ptr<detail::graph_impl> impl)
+{
+#if defined(DYNG_HAVE_CUDA)
+  if (res.backend() == backend::cuda) detail::upload_to_device(res, *impl);
+#else
+  (void)res;
+#endif
+  return impl;
+}
+
 }  // namespace
 
-graph graph::from_edges(resources const&, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
+graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                         std::span<std::int32_t const> weights, graph_options const& opts)
 {
-  return graph(build_from_edges<std::int32_t>(n, src, dst, weights, opts));
+  return graph(place(res, build_from_edges<std::int32_t>(n, src, dst, weights, opts)));
 }
 
-graph graph::from_edges(resources const&, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
+graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                         std::span<double const> weights, graph_options const& opts)
 {
-  return graph(build_from_edges<double>(n, src, dst, weights, opts));
+  return graph(place(res, build_from_edges<double>(n, src, dst, weights, opts)));
 }
 
-graph graph::from_csr(resources const&, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
+graph graph::from_csr(resources const& res, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
                       std::span<std::int32_t const> weights, graph_options const& opts)
 {
-  return graph(build_from_csr<std::int32_t>(offsets, targets, weights, opts));
+  return graph(place(res, build_from_csr<std::int32_t>(offsets, targets, weights, opts)));
 }
 
-graph graph::from_csr(resources const&, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
+graph graph::from_csr(resources const& res, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
                       std::span<double const> weights, graph_options const& opts)
 {
-  return graph(build_from_csr<double>(offsets, targets, weights, opts));
+  return graph(place(res, build_from_csr<double>(offsets, targets, weights, opts)));
 }
 
 graph::graph(std::unique_ptr<detail::graph_impl> impl) noexcept : impl_(std::move(impl)) {}
@@ -323,6 +334,9 @@ graph graph::clone() const
 {
   auto copy = std::make_unique<detail::graph_impl>(*impl_);
   copy->id = detail::next_graph_id();
+#if defined(DYNG_HAVE_CUDA)
+  if (impl_->device) copy->device = detail::device_clone(*impl_);
+#endif
   return graph(std::move(copy));
 }
 
@@ -341,31 +355,10 @@ std::uint64_t graph::version() const noexcept { return impl_->version; }
 
 host_csr graph::to_csr() const
 {
-  return std::visit(
-      [&](auto const& store) {
-        using W = typename std::remove_cvref_t<decltype(store.out.weight)>::value_type;
-        auto const& a = store.out;
-        std::size_t const n = idx(impl_->n);
-        std::size_t const k = static_cast<std::size_t>(impl_->k);
-        std::size_t const cap = a.target.size();
-        host_csr out;
-        out.offsets.resize(n + 1);
-        out.offsets[0] = 0;
-        for (std::size_t v = 0; v < n; ++v) out.offsets[v + 1] = out.offsets[v] + a.degree[v];
-        out.targets.resize(idx(out.offsets[n]));
-        std::vector<W> w(out.targets.size() * k);
-        for (std::size_t v = 0; v < n; ++v) {
-          auto const from = idx(a.begin[v]);
-          auto const to = idx(out.offsets[v]);
-          for (std::size_t i = 0; i < idx(a.degree[v]); ++i) {
-            out.targets[to + i] = a.target[from + i];
-            for (std::size_t c = 0; c < k; ++c) w[(to + i) * k + c] = a.weight[c * cap + from + i];
-          }
-        }
-        out.weights = std::move(w);
-        return out;
-      },
-      impl_->store);
+#if defined(DYNG_HAVE_CUDA)
+  if (impl_->device) return detail::device_to_csr(*impl_);
+#endif
+  return std::visit([&](auto const& store) { return detail::compact(store.out, impl_->n, impl_->k); }, impl_->store);
 }
 
 bool graph::has_edge(vertex_t u, vertex_t v) const
@@ -374,6 +367,14 @@ bool graph::has_edge(vertex_t u, vertex_t v) const
   DYNG_EXPECTS(u >= 0 && u < n && v >= 0 && v < n,
                "graph::has_edge" + edge_str(u, v) + ": vertex out of range [0, " + std::to_string(n) +
                    "); ids are 0-based");
+#if defined(DYNG_HAVE_CUDA)
+  if (impl_->device) {  // a device graph answers through a host copy: O(m), for tests and tools
+    auto const csr = detail::device_to_csr(*impl_);
+    auto const first = csr.targets.begin() + csr.offsets[idx(u)];
+    auto const last = csr.targets.begin() + csr.offsets[idx(u) + 1];
+    return std::find(first, last, v) != last;
+  }
+#endif
   return std::visit(
       [&](auto const& store) {
         auto const t = store.out.targets(u);

@@ -11,6 +11,7 @@
 // out-row u), so "the first copy" means the same arc on both sides. Weights are column-major: column c of slot s is
 // weight[c * capacity() + s], so an sssp on one objective streams one contiguous column.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <variant>
 #include <vector>
@@ -72,6 +73,8 @@ struct change_set {
 using any_store = std::variant<graph_store<std::int32_t>, graph_store<double>>;
 using any_change_set = std::variant<change_set<std::int32_t>, change_set<double>>;
 
+struct device_store;  // graph/cuda/device_graph.cuh: the graph's arrays in device memory
+
 struct graph_impl {
   std::uint64_t id = 0;
   std::uint64_t version = 0;
@@ -82,6 +85,9 @@ struct graph_impl {
   duplicate_edges duplicates = duplicate_edges::min_weight;
   any_store store;
   any_change_set last_changes;  // what the latest commit changed (reused across commits)
+  /// Set when the graph lives on a CUDA device: then the host `store` keeps no arcs (only its
+  /// weight type) and every read or commit goes through the device arrays.
+  std::shared_ptr<device_store> device;
 
   template <class W>
   [[nodiscard]] adjacency<W> const& out_adj() const { return std::get<graph_store<W>>(store).out; }
@@ -92,6 +98,18 @@ struct graph_impl {
     return directed ? s.in : s.out;
   }
 };
+
+/// Checks a batch's shape, ids and weights against the graph (step 1 of every commit).
+/// @throws invalid_argument naming the batch row.
+void check_batch_rows(graph_impl const& g, batch const& b);
+
+#if defined(DYNG_HAVE_CUDA)
+// The device side of a graph (graph/cuda/device_graph.cu).
+void upload_to_device(resources const& res, graph_impl& g);      ///< moves the arcs to the device
+host_csr device_to_csr(graph_impl const& g);                     ///< compact host copy
+std::shared_ptr<device_store> device_clone(graph_impl const& g);  ///< deep copy on the device
+commit_stats device_commit(resources const& res, graph_impl& g, batch const& b);
+#endif
 
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;

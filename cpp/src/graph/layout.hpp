@@ -47,6 +47,31 @@ adjacency<W> adjacency_from_compact(std::span<edge_t const> offsets, std::span<v
   return a;
 }
 
+/// A compact host copy of one direction: rows in stored order, weights row-major k per arc.
+template <class W>
+host_csr compact(adjacency<W> const& a, vertex_t n_vertices, int k)
+{
+  std::size_t const n = idx(n_vertices);
+  std::size_t const kk = static_cast<std::size_t>(k);
+  std::size_t const cap = a.target.size();
+  host_csr out;
+  out.offsets.resize(n + 1);
+  out.offsets[0] = 0;
+  for (std::size_t v = 0; v < n; ++v) out.offsets[v + 1] = out.offsets[v] + a.degree[v];
+  out.targets.resize(idx(out.offsets[n]));
+  std::vector<W> w(out.targets.size() * kk);
+  for (std::size_t v = 0; v < n; ++v) {
+    auto const from = idx(a.begin[v]);
+    auto const to = idx(out.offsets[v]);
+    for (std::size_t i = 0; i < idx(a.degree[v]); ++i) {
+      out.targets[to + i] = a.target[from + i];
+      for (std::size_t c = 0; c < kk; ++c) w[(to + i) * kk + c] = a.weight[c * cap + from + i];
+    }
+  }
+  out.weights = std::move(w);
+  return out;
+}
+
 /// Re-lays every row of `a` in one pass with fresh slack: row v gets room(v) live slots (at
 /// least its degree) plus slack_for(room(v)). Live arcs keep their order; row-relative
 /// positions stay valid. Allocates the new arrays first, so `a` is untouched if that throws.

@@ -1,0 +1,615 @@
+// The device side of dyng::graph: moving a graph to the device, reading it back, cloning it,
+// and committing a batch there. See docs/adr/0005-cuda-device-graph-and-commit.md.
+//
+// Commit on the device, per direction (out, and in for a directed graph):
+//   1. the host checks ids and weights (O(batch)) and uploads the batch as arc operations in
+//      application order (deletions first, then insertions and weight changes in batch order);
+//   2. CUB sorts the operations by (row, column), stably, so each arc's operations form a group
+//      in application order;
+//   3. one thread per group replays the group against the arc's copies in its row (read only)
+//      and records the outcome: copies removed, appended, reweighted, or an error;
+//   4. the host reads back one status word: an error throws with nothing changed; a row out of
+//      slack re-lays the whole direction first (CUB scan of the new capacities, one copy pass);
+//   5. one thread per touched row compacts the row in place (survivors keep their order),
+//      sets reweighted weights, appends new arcs in application order, and records the change
+//      set the families read.
+// The result equals the host commit's (docs/adr/0002), row order included.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/cuda/cuda.cuh"
+#include "core/cuda/launch.cuh"
+#include "dyng/core/profiler.hpp"
+#include "graph/cuda/device_graph.cuh"
+#include "graph/layout.hpp"
+
+namespace dyng::detail {
+namespace {
+
+template <class T>
+device_buffer<T> upload(resources const& r, std::vector<T> const& v)
+{
+  device_buffer<T> d(r, v.size());
+  if (!v.empty())
+    DYNG_CUDA_TRY(cudaMemcpyAsync(d.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream_of(r)));
+  return d;
+}
+
+template <class T>
+std::vector<T> download(resources const& r, device_buffer<T> const& d)
+{
+  std::vector<T> v(d.size());
+  if (!v.empty())
+    DYNG_CUDA_TRY(cudaMemcpyAsync(v.data(), d.data(), v.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_of(r)));
+  return v;
+}
+
+template <class T>
+device_buffer<T> copy_of(resources const& r, device_buffer<T> const& d)
+{
+  device_buffer<T> c(r, d.size());
+  if (d.size() > 0)
+    DYNG_CUDA_TRY(cudaMemcpyAsync(c.data(), d.data(), d.size() * sizeof(T), cudaMemcpyDeviceToDevice, stream_of(r)));
+  return c;
+}
+
+template <class W>
+device_adjacency<W> upload_adjacency(resources const& r, adjacency<W>& a)
+{
+  device_adjacency<W> d;
+  d.begin = upload(r, a.begin);
+  d.degree = upload(r, a.degree);
+  d.target = upload(r, a.target);
+  d.weight = upload(r, a.weight);
+  d.capacity = a.capacity();
+  a = adjacency<W>{};  // the device copy is the graph now
+  return d;
+}
+
+template <class W>
+adjacency<W> download_adjacency(resources const& r, device_adjacency<W> const& d)
+{
+  adjacency<W> a;
+  a.begin = download(r, d.begin);
+  a.degree = download(r, d.degree);
+  a.target = download(r, d.target);
+  a.weight = download(r, d.weight);
+  synchronize(r);
+  return a;
+}
+
+template <class W>
+device_adjacency<W> clone_adjacency(resources const& r, device_adjacency<W> const& d)
+{
+  device_adjacency<W> c;
+  c.begin = copy_of(r, d.begin);
+  c.degree = copy_of(r, d.degree);
+  c.target = copy_of(r, d.target);
+  c.weight = copy_of(r, d.weight);
+  c.capacity = d.capacity;
+  return c;
+}
+
+// ---- commit -------------------------------------------------------------------------------
+
+enum op_kind : std::uint8_t { op_erase = 0, op_insert = 1, op_change = 2 };
+
+struct arc_op {
+  vertex_t row, col;
+  std::uint32_t batch_row;  // index within its kind's list, for messages
+  std::uint32_t weights;    // index of its weights in the staged weights (upserts)
+  std::uint8_t kind;
+};
+
+/// What replaying one arc's operations does to it (stored at the group's first position).
+struct outcome {
+  std::uint32_t removed;   // original copies deleted
+  std::uint32_t w_op;      // sorted position of the op whose weights are final (append/reweight)
+  std::uint32_t seq;       // application order of the appending op (rows append in this order)
+  std::uint8_t appended;   // a new arc at the end of the row
+  std::uint8_t reweighted; // the first surviving original copy gets new weights
+};
+
+/// Status words read back once per commit.
+struct commit_status {
+  std::uint32_t first_bad_erase;   // batch row of the first deletion of a missing edge (strict)
+  std::uint32_t first_bad_change;  // batch row of the first weight change of a missing edge
+  std::uint32_t overflow;          // some row needs more than its slack
+  std::uint32_t ignored;
+  unsigned long long removed, appended, reweighted;
+};
+
+constexpr std::uint32_t none = 0xffffffffu;
+
+__device__ inline std::uint64_t arc_key(vertex_t row, vertex_t col)
+{
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) | static_cast<std::uint32_t>(col);
+}
+
+template <class W>
+__device__ bool same_weights(W const* a, device_adjacency_view<W> adj, edge_t slot, int k)
+{
+  for (int c = 0; c < k; ++c)
+    if (a[c] != adj.weight_at(c, slot)) return false;
+  return true;
+}
+
+/// Step 3: one thread per group replays the group's operations (the row is only read).
+template <class W>
+__global__ void replay_groups(device_adjacency_view<W> adj, arc_op const* ops, std::uint32_t const* perm,
+                              std::uint64_t const* keys, std::int64_t nops, W const* staged, int k, bool strict,
+                              outcome* out, std::uint32_t* removed_in_row, std::uint32_t* appended_in_row,
+                              commit_status* status)
+{
+  DYNG_GRID_STRIDE(p, nops)
+  {
+    if (p > 0 && keys[p - 1] == keys[p]) continue;  // not a group's first position
+    arc_op const first = ops[perm[p]];
+    vertex_t const row = first.row, col = first.col;
+    edge_t const b = adj.begin[row], d = adj.degree[row];
+    std::uint32_t copies = 0;
+    edge_t first_slot = -1;
+    for (edge_t s = b; s < b + d; ++s)
+      if (adj.target[s] == col) {
+        if (copies++ == 0) first_slot = s;
+      }
+    outcome o{0, none, 0, 0, 0};
+    bool original = copies > 0;  // the live copy, if any, is an original one (not appended)
+    std::uint32_t ignored = 0;
+    for (std::int64_t q = p; q < nops && keys[q] == keys[p]; ++q) {
+      arc_op const op = ops[perm[q]];
+      if (op.kind == op_erase) {
+        if (copies == 0) {
+          if (strict) atomicMin(&status->first_bad_erase, op.batch_row);
+          else ++ignored;
+        } else {
+          if (original) o.removed += copies;  // every copy (one in a simple graph)
+          copies = 0;
+          original = false;
+          o.appended = 0;
+        }
+      } else if (copies > 0) {  // insertion or change of an existing arc: the first copy's weights
+        o.w_op = static_cast<std::uint32_t>(q);
+        if (original) o.reweighted = 1;
+      } else if (op.kind == op_insert) {
+        copies = 1;
+        o.appended = 1;
+        o.w_op = static_cast<std::uint32_t>(q);
+        o.seq = perm[q];  // ops are built in application order
+      } else {
+        if (strict) atomicMin(&status->first_bad_change, op.batch_row);
+        else ++ignored;
+      }
+    }
+    // An existing arc set to the weights it has is no change.
+    if (o.reweighted && same_weights(staged + static_cast<std::size_t>(ops[perm[o.w_op]].weights) * k, adj, first_slot, k)) {
+      o.reweighted = 0;
+      ++ignored;
+    }
+    out[p] = o;
+    if (o.removed) atomicAdd(&removed_in_row[row], o.removed);
+    if (o.appended) atomicAdd(&appended_in_row[row], 1u);
+    if (ignored) atomicAdd(&status->ignored, ignored);
+    if (o.removed) atomicAdd(&status->removed, static_cast<unsigned long long>(o.removed));
+    if (o.appended) atomicAdd(&status->appended, 1ull);
+    if (o.reweighted) atomicAdd(&status->reweighted, 1ull);
+  }
+}
+
+/// Step 4: rows whose new degree exceeds their slots.
+__global__ void check_room(edge_t const* begin, edge_t const* degree, arc_op const* ops, std::uint32_t const* perm,
+                           std::uint64_t const* keys, std::int64_t nops, std::uint32_t const* removed_in_row,
+                           std::uint32_t const* appended_in_row, commit_status* status)
+{
+  DYNG_GRID_STRIDE(p, nops)
+  {
+    vertex_t const row = ops[perm[p]].row;
+    if (p > 0 && ops[perm[p - 1]].row == row) continue;  // the row's first position only
+    edge_t const need = degree[row] - removed_in_row[row] + appended_in_row[row];
+    if (need > begin[row + 1] - begin[row]) atomicOr(&status->overflow, 1u);
+  }
+}
+
+/// Regrow: new row capacities (live arcs after the batch plus slack, as the host rule).
+__global__ void new_capacities(edge_t const* degree, std::uint32_t const* removed_in_row,
+                               std::uint32_t const* appended_in_row, vertex_t n, edge_t* capacity)
+{
+  DYNG_GRID_STRIDE(v, n)
+  {
+    edge_t const live = degree[v] - removed_in_row[v] + appended_in_row[v];
+    edge_t const room = live > degree[v] ? live : degree[v];
+    capacity[v] = room + (room / 4 > 2 ? room / 4 : edge_t{2});  // slack_for(), docs/adr/0002
+  }
+}
+
+template <class W>
+__global__ void copy_rows(device_adjacency_view<W> from, edge_t const* new_begin, edge_t new_capacity,
+                          vertex_t* target, W* weight, vertex_t n, int k)
+{
+  DYNG_GRID_STRIDE(v, n)
+  {
+    edge_t const src = from.begin[v], dst = new_begin[v], d = from.degree[v];
+    for (edge_t i = 0; i < d; ++i) {
+      target[dst + i] = from.target[src + i];
+      for (int c = 0; c < k; ++c) weight[static_cast<edge_t>(c) * new_capacity + dst + i] = from.weight_at(c, src + i);
+    }
+  }
+}
+
+template <class W>
+struct change_writer {
+  vertex_t* src;
+  vertex_t* dst;
+  change_kind* kind;
+  W* old_w;
+  W* new_w;
+  unsigned long long* count;
+  int k;
+
+  __device__ std::int64_t next(vertex_t u, vertex_t v, change_kind what) const
+  {
+    auto const i = static_cast<std::int64_t>(atomicAdd(count, 1ull));
+    src[i] = u;
+    dst[i] = v;
+    kind[i] = what;
+    return i;
+  }
+};
+
+__device__ std::int64_t find_group(std::uint64_t const* keys, std::int64_t nops, std::uint64_t key)
+{
+  std::int64_t lo = 0, hi = nops;
+  while (lo < hi) {
+    std::int64_t const mid = (lo + hi) / 2;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < nops && keys[lo] == key ? lo : -1;
+}
+
+/// Step 5: one thread per touched row rewrites it.
+template <class W>
+__global__ void apply_rows(edge_t const* begin, edge_t* degree, vertex_t* target, W* weight, edge_t capacity,
+                           arc_op const* ops, std::uint32_t const* perm, std::uint64_t const* keys, std::int64_t nops,
+                           outcome const* outcomes, W const* staged, int k, bool record, change_writer<W> changes)
+{
+  auto const w_at = [&](int c, edge_t slot) -> W& { return weight[static_cast<edge_t>(c) * capacity + slot]; };
+  DYNG_GRID_STRIDE(p, nops)
+  {
+    vertex_t const row = ops[perm[p]].row;
+    if (p > 0 && ops[perm[p - 1]].row == row) continue;
+    std::int64_t row_end = p;
+    while (row_end < nops && ops[perm[row_end]].row == row) ++row_end;
+    edge_t const b = begin[row], d = degree[row];
+    // Survivors keep their order; a deleted arc leaves its old weights in the change set.
+    edge_t write = b;
+    for (edge_t s = b; s < b + d; ++s) {
+      vertex_t const col = target[s];
+      auto const g = find_group(keys, nops, arc_key(row, col));
+      if (g >= 0 && outcomes[g].removed > 0) {
+        if (record) {
+          auto const i = changes.next(row, col, change_kind::deleted);
+          for (int c = 0; c < k; ++c) changes.old_w[i * k + c] = w_at(c, s);
+        }
+        continue;
+      }
+      if (write != s) {
+        target[write] = col;
+        for (int c = 0; c < k; ++c) w_at(c, write) = w_at(c, s);
+      }
+      ++write;
+    }
+    // Reweights: the first surviving copy of each reweighted arc.
+    for (std::int64_t q = p; q < row_end; ++q) {
+      if (q > p && keys[q] == keys[q - 1]) continue;
+      outcome const o = outcomes[q];
+      if (!o.reweighted) continue;
+      vertex_t const col = ops[perm[q]].col;
+      for (edge_t s = b; s < write; ++s) {
+        if (target[s] != col) continue;
+        W const* w = staged + static_cast<std::size_t>(ops[perm[o.w_op]].weights) * k;
+        if (record) {
+          auto const i = changes.next(row, col, change_kind::reweighted);
+          for (int c = 0; c < k; ++c) {
+            changes.old_w[i * k + c] = w_at(c, s);
+            changes.new_w[i * k + c] = w[c];
+          }
+        }
+        for (int c = 0; c < k; ++c) w_at(c, s) = w[c];
+        break;
+      }
+    }
+    // Appends in application order (a selection by increasing seq: rows append few arcs).
+    std::uint32_t last_seq = 0;
+    bool any = false;
+    for (;;) {
+      std::int64_t pick = -1;
+      for (std::int64_t q = p; q < row_end; ++q) {
+        if (q > p && keys[q] == keys[q - 1]) continue;
+        outcome const o = outcomes[q];
+        if (!o.appended || (any && o.seq <= last_seq)) continue;
+        if (pick < 0 || o.seq < outcomes[pick].seq) pick = q;
+      }
+      if (pick < 0) break;
+      any = true;
+      last_seq = outcomes[pick].seq;
+      vertex_t const col = ops[perm[pick]].col;
+      W const* w = staged + static_cast<std::size_t>(ops[perm[outcomes[pick].w_op]].weights) * k;
+      target[write] = col;
+      for (int c = 0; c < k; ++c) w_at(c, write) = w[c];
+      if (record) {
+        auto const i = changes.next(row, col, change_kind::inserted);
+        for (int c = 0; c < k; ++c) changes.new_w[i * k + c] = w[c];
+      }
+      ++write;
+    }
+    degree[row] = write - b;
+  }
+}
+
+template <class T>
+T* scratch(resources const& r, std::string const& slot, std::size_t count)
+{
+  return device_scratch<T>(r, slot, std::max<std::size_t>(count, 1));
+}
+
+__global__ void make_keys(arc_op const* ops, std::int64_t nops, std::uint64_t* keys, std::uint32_t* index)
+{
+  DYNG_GRID_STRIDE(i, nops)
+  {
+    keys[i] = arc_key(ops[i].row, ops[i].col);
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+}
+
+/// One direction's sorted operations and replay outcome (device scratch, valid during a commit).
+struct side_plan {
+  std::string tag;
+  std::int64_t nops = 0;
+  arc_op* ops = nullptr;
+  std::uint64_t* keys = nullptr;
+  std::uint32_t* perm = nullptr;
+  outcome* outcomes = nullptr;
+  std::uint32_t* removed_in_row = nullptr;
+  std::uint32_t* appended_in_row = nullptr;
+  commit_status* status = nullptr;  // device
+};
+
+/// Steps 2-4 for one direction, without a host sync: sort, replay, room check.
+template <class W>
+side_plan plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n, int k,
+                    std::vector<arc_op> const& host_ops, W const* staged, bool strict, char const* side,
+                    commit_status* pinned_status)
+{
+  auto const s = stream_of(res);
+  side_plan p;
+  p.tag = std::string("graph.commit.") + side;
+  p.nops = static_cast<std::int64_t>(host_ops.size());
+  auto const count = host_ops.size();
+  p.ops = scratch<arc_op>(res, p.tag + ".ops", count);
+  auto* pinned_ops = pinned_scratch<arc_op>(res, p.tag + ".ops", std::max<std::size_t>(count, 1));
+  std::copy(host_ops.begin(), host_ops.end(), pinned_ops);
+  if (count > 0) DYNG_CUDA_TRY(cudaMemcpyAsync(p.ops, pinned_ops, count * sizeof(arc_op), cudaMemcpyHostToDevice, s));
+
+  auto* keys_in = scratch<std::uint64_t>(res, p.tag + ".keys_in", count);
+  auto* index_in = scratch<std::uint32_t>(res, p.tag + ".index_in", count);
+  p.keys = scratch<std::uint64_t>(res, p.tag + ".keys", count);
+  p.perm = scratch<std::uint32_t>(res, p.tag + ".perm", count);
+  launch_strided(res, p.nops, make_keys, static_cast<arc_op const*>(p.ops), p.nops, keys_in, index_in);
+  if (count > 0)
+    cub_call(res, p.tag + ".sort", [&](void* tmp, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys_in, p.keys, index_in, p.perm, p.nops, 0, 64, s);
+    });
+
+  auto const nn = static_cast<std::size_t>(n);
+  p.removed_in_row = scratch<std::uint32_t>(res, p.tag + ".removed", nn);
+  p.appended_in_row = scratch<std::uint32_t>(res, p.tag + ".appended", nn);
+  DYNG_CUDA_TRY(cudaMemsetAsync(p.removed_in_row, 0, nn * sizeof(std::uint32_t), s));
+  DYNG_CUDA_TRY(cudaMemsetAsync(p.appended_in_row, 0, nn * sizeof(std::uint32_t), s));
+  p.outcomes = scratch<outcome>(res, p.tag + ".outcomes", count);
+  p.status = scratch<commit_status>(res, p.tag + ".status", 1);
+  *pinned_status = commit_status{none, none, 0, 0, 0, 0, 0};
+  DYNG_CUDA_TRY(cudaMemcpyAsync(p.status, pinned_status, sizeof(commit_status), cudaMemcpyHostToDevice, s));
+  launch_strided(res, p.nops, replay_groups<W>, adj.view(), static_cast<arc_op const*>(p.ops),
+                 static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops, staged, k,
+                 strict, p.outcomes, p.removed_in_row, p.appended_in_row, p.status);
+  launch_strided(res, p.nops, check_room, static_cast<edge_t const*>(adj.begin.data()),
+                 static_cast<edge_t const*>(adj.degree.data()), static_cast<arc_op const*>(p.ops),
+                 static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops,
+                 static_cast<std::uint32_t const*>(p.removed_in_row), static_cast<std::uint32_t const*>(p.appended_in_row),
+                 p.status);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(pinned_status, p.status, sizeof(commit_status), cudaMemcpyDeviceToHost, s));
+  return p;
+}
+
+/// Re-lays every row with fresh slack (one scan, one copy pass); the old arrays are freed on the stream.
+template <class W>
+void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, vertex_t n, int k)
+{
+  auto const s = stream_of(res);
+  auto const nn = static_cast<std::size_t>(n);
+  device_buffer<edge_t> capacity(res, nn + 1);
+  DYNG_CUDA_TRY(cudaMemsetAsync(capacity.data() + nn, 0, sizeof(edge_t), s));
+  launch_strided(res, n, new_capacities, static_cast<edge_t const*>(adj.degree.data()),
+                 static_cast<std::uint32_t const*>(p.removed_in_row), static_cast<std::uint32_t const*>(p.appended_in_row),
+                 n, capacity.data());
+  device_buffer<edge_t> begin(res, nn + 1);
+  cub_call(res, p.tag + ".scan", [&](void* tmp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(tmp, bytes, capacity.data(), begin.data(), static_cast<std::int64_t>(nn + 1), s);
+  });
+  edge_t total = 0;
+  DYNG_CUDA_TRY(cudaMemcpyAsync(&total, begin.data() + nn, sizeof(edge_t), cudaMemcpyDeviceToHost, s));
+  synchronize(res);
+  device_buffer<vertex_t> target(res, static_cast<std::size_t>(total));
+  device_buffer<W> weight(res, static_cast<std::size_t>(total) * static_cast<std::size_t>(k));
+  launch_strided(res, n, copy_rows<W>, adj.view(), static_cast<edge_t const*>(begin.data()), total, target.data(),
+                 weight.data(), n, k);
+  adj.begin = std::move(begin);
+  adj.target = std::move(target);
+  adj.weight = std::move(weight);
+  adj.capacity = total;
+}
+
+template <class W>
+void reserve(resources const& res, device_buffer<W>& b, std::size_t count)
+{
+  if (b.size() < count) b = device_buffer<W>(res, std::max(count, b.size() + b.size() / 2));
+}
+
+template <class W>
+void apply_side(resources const& res, device_adjacency<W>& adj, side_plan const& p, W const* staged, int k,
+                device_change_set<W>* changes, unsigned long long* change_count)
+{
+  change_writer<W> writer{};
+  if (changes != nullptr)
+    writer = {changes->src.data(), changes->dst.data(), changes->kind.data(), changes->old_w.data(),
+              changes->new_w.data(), change_count, k};
+  launch_strided(res, p.nops, apply_rows<W>, static_cast<edge_t const*>(adj.begin.data()), adj.degree.data(),
+                 adj.target.data(), adj.weight.data(), adj.capacity, static_cast<arc_op const*>(p.ops),
+                 static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops,
+                 static_cast<outcome const*>(p.outcomes), staged, k, changes != nullptr, writer);
+}
+
+std::string edge_str(vertex_t u, vertex_t v) { return "(" + std::to_string(u) + ", " + std::to_string(v) + ")"; }
+
+template <class W>
+commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_store<W>& store, batch const& b)
+{
+  DYNG_EXPECTS(res.backend() == backend::cuda && res.device() == g.device->res.device(),
+               "graph::commit: the graph lives on CUDA device " + std::to_string(g.device->res.device()) +
+                   "; commit with CUDA resources on that device");
+  check_batch_rows(g, b);
+  bool const strict = b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
+  auto const k = static_cast<std::size_t>(g.k);
+
+  // Arc operations in application order: deletions, then upserts in batch order.
+  std::vector<arc_op> out_ops, in_ops;
+  std::vector<W> staged_host;
+  auto const add = [&](vertex_t u, vertex_t v, std::uint32_t row, std::uint32_t w, std::uint8_t kind) {
+    out_ops.push_back({u, v, row, w, kind});
+    if (!g.directed && u != v) out_ops.push_back({v, u, row, w, kind});
+    if (g.directed) in_ops.push_back({v, u, row, w, kind});
+  };
+  for (std::size_t j = 0; j < b.deletions(); ++j)
+    add(b.erase_src()[j], b.erase_dst()[j], static_cast<std::uint32_t>(j), 0, op_erase);
+  std::size_t ni = 0, nc = 0;
+  for (auto const is_change : b.upsert_order()) {
+    auto const slot = static_cast<std::uint32_t>(staged_host.size() / std::max<std::size_t>(k, 1));
+    if (is_change) {
+      for (std::size_t c = 0; c < k; ++c) staged_host.push_back(static_cast<W>(b.change_weights()[nc * k + c]));
+      add(b.change_src()[nc], b.change_dst()[nc], static_cast<std::uint32_t>(nc), slot, op_change);
+      ++nc;
+    } else {
+      for (std::size_t c = 0; c < k; ++c) staged_host.push_back(static_cast<W>(b.insert_weights()[ni * k + c]));
+      add(b.insert_src()[ni], b.insert_dst()[ni], static_cast<std::uint32_t>(ni), slot, op_insert);
+      ++ni;
+    }
+  }
+  auto const s = stream_of(res);
+  auto* staged = scratch<W>(res, "graph.commit.weights", staged_host.size());
+  auto* pinned_w = pinned_scratch<W>(res, "graph.commit.weights", std::max<std::size_t>(staged_host.size(), 1));
+  std::copy(staged_host.begin(), staged_host.end(), pinned_w);
+  if (!staged_host.empty())
+    DYNG_CUDA_TRY(cudaMemcpyAsync(staged, pinned_w, staged_host.size() * sizeof(W), cudaMemcpyHostToDevice, s));
+
+  auto* status = pinned_scratch<commit_status>(res, "graph.commit.status", 2);
+  auto const out_plan = plan_side(res, store.out, g.n, g.k, out_ops, staged, strict, "out", &status[0]);
+  side_plan in_plan;
+  if (g.directed) in_plan = plan_side(res, store.in, g.n, g.k, in_ops, staged, strict, "in", &status[1]);
+  synchronize(res);
+  commit_status const st = status[0];
+  DYNG_EXPECTS(st.first_bad_erase == none,
+               "batch deletion " + std::to_string(st.first_bad_erase) + ": edge " +
+                   edge_str(b.erase_src()[st.first_bad_erase], b.erase_dst()[st.first_bad_erase]) +
+                   " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
+  DYNG_EXPECTS(st.first_bad_change == none,
+               "batch weight change " + std::to_string(st.first_bad_change) + ": edge " +
+                   edge_str(b.change_src()[st.first_bad_change], b.change_dst()[st.first_bad_change]) +
+                   " does not exist (at that point of the batch); insert it instead, or use missing_edge::ignore");
+
+  // Nothing can fail past this point but the device itself.
+  commit_stats stats;
+  if (st.overflow) {
+    regrow(res, store.out, out_plan, g.n, g.k);
+    stats.regrown = true;
+  }
+  if (g.directed && status[1].overflow) {
+    regrow(res, store.in, in_plan, g.n, g.k);
+    stats.regrown = true;
+  }
+  auto const rows = static_cast<std::size_t>(st.removed + st.appended + st.reweighted);
+  auto& ch = store.changes;
+  reserve(res, ch.src, rows);
+  reserve(res, ch.dst, rows);
+  reserve(res, ch.kind, rows);
+  reserve(res, ch.old_w, rows * k);
+  reserve(res, ch.new_w, rows * k);
+  auto* change_count = scratch<unsigned long long>(res, "graph.commit.change_count", 1);
+  DYNG_CUDA_TRY(cudaMemsetAsync(change_count, 0, sizeof(unsigned long long), s));
+  apply_side(res, store.out, out_plan, static_cast<W const*>(staged), g.k, &ch, change_count);
+  if (g.directed) apply_side<W>(res, store.in, in_plan, staged, g.k, nullptr, nullptr);
+  ch.size = static_cast<std::int64_t>(rows);
+
+  stats.deleted = static_cast<std::int64_t>(st.removed);
+  stats.inserted = static_cast<std::int64_t>(st.appended);
+  stats.reweighted = static_cast<std::int64_t>(st.reweighted);
+  stats.ignored = st.ignored;
+  g.m += stats.inserted - stats.deleted;
+  return stats;
+}
+
+}  // namespace
+
+void upload_to_device(resources const& res, graph_impl& g)
+{
+  device_guard guard(res);
+  auto dev = std::make_shared<device_store>(res);
+  std::visit(
+      [&](auto& host) {
+        using W = typename std::remove_cvref_t<decltype(host.out.weight)>::value_type;
+        device_graph_store<W> d;
+        d.out = upload_adjacency(res, host.out);
+        if (g.directed) d.in = upload_adjacency(res, host.in);
+        dev->s = std::move(d);
+      },
+      g.store);
+  synchronize(res);  // the host arrays are gone once this returns
+  g.device = std::move(dev);
+}
+
+host_csr device_to_csr(graph_impl const& g)
+{
+  auto const& res = g.device->res;
+  device_guard guard(res);
+  return std::visit([&](auto const& d) { return compact(download_adjacency(res, d.out), g.n, g.k); }, g.device->s);
+}
+
+std::shared_ptr<device_store> device_clone(graph_impl const& g)
+{
+  auto const& res = g.device->res;
+  device_guard guard(res);
+  auto dev = std::make_shared<device_store>(res);
+  std::visit(
+      [&](auto const& d) {
+        using S = std::remove_cvref_t<decltype(d)>;
+        S c;
+        c.out = clone_adjacency(res, d.out);
+        c.in = clone_adjacency(res, d.in);
+        dev->s = std::move(c);
+      },
+      g.device->s);
+  return dev;
+}
+
+commit_stats device_commit(resources const& res, graph_impl& g, batch const& b)
+{
+  device_guard guard(res);
+  return std::visit([&](auto& store) { return commit_typed(res, g, store, b); }, g.device->s);
+}
+
+}  // namespace dyng::detail
