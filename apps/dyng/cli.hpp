@@ -20,6 +20,8 @@ struct graph_options {
   std::uint64_t weight_seed = io::default_weight_seed;
   bool unit_weights = false;
   bool undirected = false;
+  int k = 1;                              // weight columns generated for unweighted inputs
+  std::vector<std::string> tntp_columns;  // empty: io's default TNTP columns
   void add_to(CLI::App& app);
 };
 
@@ -82,5 +84,22 @@ struct sssp_options {
   std::string out;
 };
 int run_sssp(sssp_options const& o);
+struct mosp_options {
+  graph_options graph;
+  backend_options backend;
+  std::int64_t source = -1;  // -1: the file's first vertex
+  std::vector<int> objectives;        // empty: every weight column
+  std::vector<std::int64_t> pref;     // empty: all 1
+  std::string updates, insert, remove;
+  std::size_t random = 0;
+  double insert_fraction = 0.5;
+  std::uint64_t seed = 1;
+  std::string combined = "incremental";
+  int repeat = 1;
+  bool verify = false;
+  bool json = false;
+  std::string out;
+};
+int run_mosp(mosp_options const& o);
 
 }  // namespace dyng::cli

@@ -40,6 +40,36 @@ int main(int argc, char** argv)
   ins->needs(del);
   del->needs(ins);
 
+  mosp_options mosp;
+  auto* mp = app.add_subcommand("mosp", "Multi-objective shortest paths (DynaMOSP): compute, apply a batch, update");
+  mosp.graph.add_to(*mp);
+  mosp.backend.add_to(*mp);
+  mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
+      ->check(CLI::PositiveNumber);
+  mp->add_option("--tntp-columns", mosp.graph.tntp_columns, "TNTP link columns used as objectives "
+                 "(default: free_flow_time,length)")->delimiter(',');
+  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex)");
+  mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
+      ->delimiter(',');
+  mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
+      ->delimiter(',');
+  auto* mupd = mp->add_option("--updates", mosp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines");
+  auto* mins = mp->add_option("--insert", mosp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete");
+  auto* mdel = mp->add_option("--delete", mosp.remove, "MOSP delete.txt (u v), with --insert");
+  auto* mrnd = mp->add_option("--random", mosp.random, "A random batch of N changes");
+  mp->add_option("--insert-fraction", mosp.insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
+  mp->add_option("--seed", mosp.seed, "Seed of --random");
+  mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch")
+      ->check(CLI::IsMember({"incremental", "rebuild"}));
+  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(CLI::PositiveNumber);
+  mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
+  mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
+  mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory");
+  mupd->excludes(mins)->excludes(mdel)->excludes(mrnd);
+  mrnd->excludes(mins)->excludes(mdel);
+  mins->needs(mdel);
+  mdel->needs(mins);
+
   try {
     app.parse(argc, argv);
   } catch (CLI::ParseError const& e) {
@@ -48,6 +78,7 @@ int main(int argc, char** argv)
   }
   try {
     if (*info) return run_info(info_graph);
+    if (*mp) return run_mosp(mosp);
     return run_sssp(sssp);
   } catch (std::exception const& e) {
     std::fprintf(stderr, "dyng: error: %s\n", e.what());

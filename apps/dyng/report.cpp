@@ -80,6 +80,8 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   else if (auto f = io::parse_format(o.format)) ro.format = *f;
   if (!o.unit_weights) ro.random_weight_seed = o.weight_seed;
   if (o.undirected) ro.directed = false;
+  ro.k = o.k;
+  if (!o.tntp_columns.empty()) ro.tntp_columns = o.tntp_columns;
   progress("reading " + path.string());
   auto const start = std::chrono::steady_clock::now();
   auto gf = io::read_graph(res, path, ro);

@@ -64,5 +64,30 @@ expect_exit 2 "" sssp --backend gpu
 expect_exit 2 "" sssp --random 5 --updates "$tmp/batch.txt"
 expect_exit 2 "" frobnicate
 
+# dyng mosp on fixture r05 (K = 2): the per-objective files byte for byte against the original's,
+# the combinedGraph/ files present and one line per vertex; errors name the parameter.
+for backend in seq omp; do
+  out="$tmp/mosp-r05-$backend"
+  check "dyng mosp r05 $backend" "$dyng" mosp "$data/mosp_graph_io/r05" --format csr --backend $backend --threads 2 \
+    --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$data/mosp_graph_io/r05/delete.txt" --out "$out" --verify
+  for obj in 0 1; do
+    for f in distancesUpdated SSSPTreeUpdated; do
+      check "mosp r05 $backend obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/updated/obj$obj/$f.txt"
+    done
+  done
+  for f in distancesCsr SSSPTreeCsr mospCosts; do
+    [[ $(wc -l <"$out/combinedGraph/$f.txt") -eq 10 ]] || { echo "FAIL: mosp $backend $f lines"; failures=$((failures + 1)); }
+  done
+done
+check "dyng mosp random json" "$dyng" mosp --random 100 --json --pref 2 --verify
+if command -v python3 >/dev/null; then
+  cp "$tmp/out" "$tmp/mosp.json"
+  check "mosp json parses" python3 -c "import json; d=json.load(open('$tmp/mosp.json')); assert d['pref']=='2' and 'profile' in d"
+fi
+expect_exit 1 "dyng: error: .*pref\\[0\\] = 0; preferences must be positive" mosp --pref 0
+expect_exit 1 "dyng: error: .*pref has 2 value\\(s\\), expected one per objective \\(K = 1\\)" mosp --pref 1,2
+expect_exit 1 "dyng: error: .*objective 3 out of range" mosp --objectives 3
+expect_exit 2 "" mosp --combined sometimes
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

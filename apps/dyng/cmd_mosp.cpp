@@ -1,0 +1,147 @@
+// dyng mosp: compute the K trees, the combined graph, the MOSP tree and the path costs; apply one
+// batch and update; timings for compute, update and a recompute, verification timed apart.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "dyng/core/error.hpp"
+#include "dyng/graph/generate.hpp"
+#include "dyng/mosp/mosp.hpp"
+#include "dyng/update.hpp"
+
+namespace dyng::cli {
+namespace {
+
+batch make_batch(mosp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
+{
+  if (!o.updates.empty()) {
+    *what = o.updates;
+    return io::read_batch(o.updates, g.k(), batch_semantics::set, id_offset);
+  }
+  if (!o.insert.empty()) {
+    *what = o.insert + " + " + o.remove + " (MOSP rules)";
+    return io::read_mosp_batch(o.insert, o.remove, g.k());
+  }
+  *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
+          ", seed " + std::to_string(o.seed);
+  return random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed});
+}
+
+std::string joined(auto const& values)
+{
+  std::string s;
+  for (auto const& v : values) s += (s.empty() ? "" : ",") + std::to_string(v);
+  return s;
+}
+
+}  // namespace
+
+int run_mosp(mosp_options const& o)
+{
+  auto const res = o.backend.make();
+  auto profile = std::make_shared<profiler>();
+  double load_ms = 0;
+  auto gf = load(res, o.graph, &load_ms);
+  auto& g = gf.graph;
+  auto const source_id = o.source < 0 ? gf.id_offset : o.source;
+  auto const source = source_id - gf.id_offset;
+  if (source < 0 || source >= g.num_vertices())
+    throw invalid_argument("--source " + std::to_string(source_id) + ": not a vertex of the graph (file ids " +
+                           std::to_string(gf.id_offset) + ".." + std::to_string(g.num_vertices() - 1 + gf.id_offset) + ")");
+  mosp::params const p{.source = static_cast<vertex_t>(source), .objectives = o.objectives, .pref = o.pref,
+                       .combined = o.combined == "rebuild" ? mosp::combined_update::rebuild
+                                                           : mosp::combined_update::incremental};
+
+  report out(o.json);
+  out.add("graph", gf.description);
+  out.add("backend", std::string(to_string(res.backend())) +
+                         (res.backend() == backend::openmp ? " (" + std::to_string(res.threads()) + " threads)" : ""));
+  out.add_number("vertices", g.num_vertices());
+  out.add_number("arcs", static_cast<double>(g.num_edges()));
+  out.add("source", std::to_string(source_id) + " (file id)");
+  out.add_number("load", load_ms, "ms");
+
+  progress("computing");
+  std::vector<double> times;
+  auto r = mosp::compute(res, g, p);  // also checks the parameters before anything is timed
+  for (int t = 1; t < o.repeat; ++t) {
+    auto const start = std::chrono::steady_clock::now();
+    r = mosp::compute(res, g, p);
+    times.push_back(elapsed_ms(start));
+  }
+  {
+    auto const start = std::chrono::steady_clock::now();
+    r = mosp::compute(res, g, p);
+    times.push_back(elapsed_ms(start));
+  }
+  std::string names;
+  for (int c : r.objectives())
+    names += (names.empty() ? "" : ", ") + std::to_string(c) + " (" + gf.weight_names[static_cast<std::size_t>(c)] + ")";
+  out.add("objectives", names);
+  out.add("pref", joined(r.pref()));
+  out.add_timing("compute", summarize(times));
+  out.add_number("combined arcs", static_cast<double>(r.combined_graph().num_edges()));
+  if (!o.out.empty()) mosp::write_files(o.out, r, "Original");
+
+  bool const has_batch = !o.updates.empty() || !o.insert.empty() || o.random > 0;
+  if (has_batch) {
+    std::string what;
+    auto const b = make_batch(o, g, gf.id_offset, &what);
+    out.add("batch", what);
+    out.add_number("insertions", static_cast<double>(b.insertions()));
+    out.add_number("deletions", static_cast<double>(b.deletions()));
+    out.add_number("weight changes", static_cast<double>(b.weight_changes()));
+    progress("updating");
+    std::vector<double> update_ms;
+    for (int t = 0; t < o.repeat; ++t) {
+      bool const last = t + 1 == o.repeat;
+      graph copy = last ? graph(std::move(g)) : g.clone();
+      mosp::result trial = last ? std::move(r) : mosp::compute(res, copy, p);
+      if (last) res.set_profiler(profile);
+      auto const start = std::chrono::steady_clock::now();
+      try {
+        dyng::update(res, copy, b, trial);
+      } catch (invalid_argument const& e) {
+        throw invalid_argument("batch " + what + ": " + e.what() + " (file id = vertex + " +
+                               std::to_string(gf.id_offset) + ")");
+      }
+      update_ms.push_back(elapsed_ms(start));
+      if (last) {
+        res.set_profiler(nullptr);
+        g = std::move(copy);
+        r = std::move(trial);
+      }
+    }
+    out.add_timing("update", summarize(update_ms));
+    auto const& s = r.last_stats();
+    out.add_number("parent changes", static_cast<double>(s.parent_changes), "vertices");
+    out.add_number("combined changes", static_cast<double>(s.combined_changes), "arcs");
+    out.add_number("cost updates", static_cast<double>(s.cost_updates), "vertices");
+    out.add("combined update", s.rebuilt ? "rebuilt" : "incremental");
+    std::vector<double> recompute_ms;
+    for (int t = 0; t < o.repeat; ++t) {
+      auto const start = std::chrono::steady_clock::now();
+      auto fresh = mosp::compute(res, g, p);
+      recompute_ms.push_back(elapsed_ms(start));
+    }
+    auto const rt = summarize(recompute_ms);
+    out.add_timing("recompute", rt);
+    out.add_number("update/recompute", summarize(update_ms).min_ms / rt.min_ms);
+    if (!o.out.empty()) mosp::write_files(o.out, r, "Updated");
+  }
+  vertex_t reached = 0;
+  for (auto q : r.combined_tree().parents()) reached += q != no_vertex;
+  out.add_number("reached", reached + 1, "vertices");
+  if (o.verify) {
+    auto const start = std::chrono::steady_clock::now();
+    auto const why = mosp::verify(g, r);
+    if (!why.empty()) throw logic_error("--verify: " + why);
+    out.add("verify", "ok (" + std::to_string(elapsed_ms(start)) + " ms, against a sequential recompute)");
+  }
+  if (o.json) out.add_raw("profile", profile->to_json());
+  out.print();
+  return 0;
+}
+
+}  // namespace dyng::cli
