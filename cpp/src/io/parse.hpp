@@ -53,6 +53,9 @@ edge_list parse_mosp_csr(std::string_view row_ptr, std::string_view col_ind, std
 edge_list parse_text(std::string_view text, std::string_view name, io::format f,
                      parse_options const& opts);
 
+/// The TruCy edge-list / Matrix Market reader (temporal.cpp).
+temporal_edge_list parse_temporal_edge_list(std::string_view text, std::string_view name);
+
 /// Guess a format from the text itself (the first meaningful line).
 io::format sniff_format(std::string_view text) noexcept;
 /// The format named by a file name's extension (`.gz` stripped); automatic if unknown.

@@ -284,6 +284,14 @@ void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t
   out.close();
 }
 
+void write_cycle_histogram(std::filesystem::path const& path, std::span<std::uint64_t const> histogram)
+{
+  auto const text = format_cycle_histogram(histogram);
+  output out(path);
+  out << std::string_view(text);
+  out.close();
+}
+
 void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts)
 {
   auto f = opts.format;

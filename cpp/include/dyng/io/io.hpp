@@ -116,6 +116,32 @@ struct graph_file {
 [[nodiscard]] batch read_mosp_batch(std::filesystem::path const& insert_path,
                                     std::filesystem::path const& delete_path, int k);
 
+/// An edge list read by the rules of the TruCy/DynTruCy codes (the cycle_count family's inputs;
+/// docs/io.md): `#`/`%` comments, blanks or commas between fields, `u v [timestamp]` with signed
+/// 64-bit integers, self-loops dropped before their ids are registered, ids compacted in
+/// ascending order, repeated arcs merged with their timestamps; or a Matrix Market coordinate
+/// file (first line `%%MatrixMarket`), whose symmetric, skew-symmetric and hermitian entries
+/// stand for both arcs and whose diagonal is dropped.
+struct temporal_edge_list {
+  std::vector<std::int64_t> ids;            ///< ids[v]: the file id of vertex v (ascending)
+  std::vector<vertex_t> src, dst;           ///< distinct arcs sorted by (src, dst), no self-loops
+  std::vector<std::int64_t> event_offsets;  ///< arc i's timestamps: [event_offsets[i], [i+1])
+  std::vector<std::int64_t> timestamps;     ///< sorted per arc; 0 for a line without one
+
+  [[nodiscard]] vertex_t num_vertices() const noexcept { return static_cast<vertex_t>(ids.size()); }
+  [[nodiscard]] std::size_t num_arcs() const noexcept { return src.size(); }
+  [[nodiscard]] std::size_t num_events() const noexcept { return timestamps.size(); }
+  /// The directed graph of the arcs (int32 weights, all 1).
+  [[nodiscard]] dyng::graph to_graph(resources const& res) const;
+};
+
+/// Reads an edge list or Matrix Market file by the TruCy rules (text or gzip).
+/// @throws io_error `path:line: expected ..., got '...'` (a malformed id or timestamp, a 4th
+///         field, a bad Matrix Market banner or size line, more than 2^31-1 vertices).
+[[nodiscard]] temporal_edge_list read_temporal_edge_list(std::filesystem::path const& path);
+[[nodiscard]] temporal_edge_list read_temporal_edge_list_from_memory(std::string_view bytes,
+                                                                     std::string_view name = "<memory>");
+
 /// Distances as the sssp family returns them: int64 for int32 weights, float64 for float64.
 using distance_array = std::variant<std::vector<std::int64_t>, std::vector<double>>;
 
@@ -172,6 +198,12 @@ struct write_options {
 /// triplet into the directory `path`.
 /// @throws not_supported (tntp, or k > 1 for dimacs / matrix_market); io_error.
 void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts = {});
+
+/// A cycle histogram (entry L = cycles of length L) in the TruCy codes' text, byte for byte:
+/// `# cycle_size, num_of_cycles`, one `L, count` line per non-zero length in ascending order,
+/// then `Total, sum`. @throws not_supported if the sum exceeds 2^64-1.
+[[nodiscard]] std::string format_cycle_histogram(std::span<std::uint64_t const> histogram);
+void write_cycle_histogram(std::filesystem::path const& path, std::span<std::uint64_t const> histogram);
 
 /// Fills `out` with independent uniform integers in [lo, hi] from splitmix64 seeded with `seed`:
 /// x_i = splitmix64 step i, value = lo + ((x_i >> 32) * (hi - lo + 1) >> 32). Portable: the

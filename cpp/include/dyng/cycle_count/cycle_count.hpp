@@ -1,0 +1,119 @@
+#pragma once
+/// Exact k-bounded directed cycle histograms on a dynamic graph: compute once, update after each
+/// batch (the TruCy/DynTruCy semantics; docs/adr/0004-cycle-count.md).
+///
+/// Counted: the directed simple cycles of every length 2..k (a 2-cycle is u->v, v->u), each once
+/// (as a vertex cycle, whatever its starting point), into a histogram of unsigned 64-bit counts.
+/// Weights are ignored; self-loops are kept by the graph and never lie on a counted cycle. An
+/// undirected graph is read as both directions (each undirected edge is a 2-cycle, and each
+/// undirected cycle of length >= 3 counts twice, once per orientation). A count above 2^64-1 is
+/// an error (`not_supported`), never a wrap.
+///
+/// Determinism: every engine, backend and thread count gives the same histogram (integer sums),
+/// and an update equals a recount exactly.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dyng/core/resources.hpp"
+#include "dyng/graph/batch.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/update.hpp"
+
+namespace dyng::cycle_count {
+
+/// `params::k` for "no bound": every simple cycle (the histogram then has n + 1 entries).
+inline constexpr int unbounded = -1;
+
+struct params {
+  int k = 3;                ///< longest cycle counted, >= 2, or `unbounded`
+  std::string engine = {};  ///< pin an engine by id (see `engines()`); empty: ranked
+};
+
+/// What the last compute or update did.
+struct stats {
+  std::int64_t work_items = 0;  ///< roots searched (compute) or changed arcs searched (update)
+  std::int64_t paths = 0;       ///< search-tree nodes expanded (simple paths extended)
+  std::int64_t deleted = 0;     ///< deleted arcs the update subtracted cycles for
+  std::int64_t inserted = 0;    ///< inserted arcs the update added cycles for
+  std::string engine;           ///< id of the engine that ran
+};
+
+class result final : public result_base {
+ public:
+  /// Entry L is the number of cycles of length L; entries 0 and 1 are always 0. Size k + 1
+  /// (n + 1 when unbounded, at least 3).
+  [[nodiscard]] std::span<std::uint64_t const> histogram() const noexcept { return hist_; }
+  /// The sum of the histogram. @throws not_supported if it exceeds 2^64-1.
+  [[nodiscard]] std::uint64_t total() const;
+  /// The longest length counted (params().k, or n when unbounded).
+  [[nodiscard]] int max_length() const noexcept { return static_cast<int>(hist_.size()) - 1; }
+  [[nodiscard]] cycle_count::params const& params() const noexcept { return params_; }
+  /// Pin or unpin the engine of later updates (k cannot change: recompute for another k).
+  void set_engine(std::string engine) { params_.engine = std::move(engine); }
+  [[nodiscard]] cycle_count::stats const& last_stats() const noexcept { return stats_; }
+
+  [[nodiscard]] result clone() const { return *this; }
+
+  [[nodiscard]] std::string_view family() const noexcept override { return "cycle_count"; }
+  /// Declines multigraphs (duplicate_edges::keep): a cycle is a vertex sequence, and parallel
+  /// arcs would count it once per arc choice.
+  void check_batch(graph const& g, batch const& b) const override;
+  void apply_changes(resources const& res, graph const& g) override;
+
+  result(result&&) noexcept = default;
+  result& operator=(result&&) noexcept = default;
+  ~result() override = default;
+
+ private:
+  result() = default;
+  result(result const&) = default;
+  result& operator=(result const&) = default;
+
+  friend struct access;
+  cycle_count::params params_;
+  std::vector<std::uint64_t> hist_;
+  cycle_count::stats stats_;
+};
+
+/// The cycle histogram of `g` for lengths 2..p.k.
+/// Cost: a bounded search from every vertex over larger-id vertices, pruned by a backward
+/// breadth-first search of depth k-1; exponential in k on dense regions, as any exact counter.
+/// @throws invalid_argument (k < 2 and not `unbounded`, unknown engine id); not_supported (a
+///         multigraph, a pinned engine that declines, or a count above 2^64-1).
+[[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
+
+/// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
+/// Batch rules are the graph's (`batch_semantics::set`): deleting an absent edge is an error
+/// unless the batch uses `missing_edge::ignore`; inserting a present edge changes nothing;
+/// self-loops are kept but on no cycle; ids outside [0, n) are an error. See docs/adr/0004.
+/// @throws stale_result, invalid_argument: nothing has changed. not_supported if a count would
+///         exceed 2^64-1: the graph has changed and `r` is stale (recompute it).
+stats update(resources const& res, graph& g, batch const& b, result& r);
+
+/// Recounts `g` with an independent brute-force enumerator and compares. Returns "" when equal,
+/// else the first differing length. Exponential: for tests and small graphs.
+[[nodiscard]] std::string verify(graph const& g, result const& r);
+
+/// Ids of the engines in the family's manifest for `res`'s backend, in ranking order.
+[[nodiscard]] std::vector<std::string> engines(resources const& res);
+
+/// The batch generator of the original DynTruCy code (`generate_batch`), reproduced so that its
+/// batches can be regenerated bit for bit: `deletions` distinct existing arcs and `insertions`
+/// new arcs (no self-loops, none present before the batch, distinct), drawn with mt19937_64
+/// seeded with `seed`. With `window`, insertions stay local (see docs/adr/0004 for the exact
+/// draws). Deletions come out before insertions, in draw order.
+struct generator_options {
+  std::size_t deletions = 0;
+  std::size_t insertions = 0;
+  std::uint64_t seed = 1;
+  std::optional<vertex_t> window = std::nullopt;
+};
+/// @throws invalid_argument if more deletions are asked than the graph has arcs, or more
+///         insertions than there are absent arcs (within the window), as the original does.
+[[nodiscard]] batch generate_batch(graph const& g, generator_options const& o);
+
+}  // namespace dyng::cycle_count

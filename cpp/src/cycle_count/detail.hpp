@@ -1,0 +1,203 @@
+#pragma once
+// The cycle_count family's vocabulary, shared by its CPU engines: the result accessor, the
+// engine table's row type, graph views (the graph as stored, and the graph with some changed arcs
+// added or hidden, which is how an update sees "the old graph" without copying it), per-thread
+// scratch, and checked histogram arithmetic. The bounded search itself is in search.hpp.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/error.hpp"
+#include "dyng/cycle_count/cycle_count.hpp"
+#include "graph/graph_impl.hpp"
+
+namespace dyng::cycle_count {
+
+/// libdyng's access to a result's members (friend of cycle_count::result).
+struct access {
+  static auto& hist(result& r) noexcept { return r.hist_; }
+  static auto& params(result& r) noexcept { return r.params_; }
+  static auto& stats(result& r) noexcept { return r.stats_; }
+  static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
+  static result make() { return result{}; }
+};
+
+namespace detail {
+
+using dyng::detail::adjacency;
+using dyng::detail::graph_impl;
+
+/// An arc of a change list; `rank` is its position in the (u, v)-sorted list, which decides
+/// which changed arc owns a cycle (the lowest rank on it).
+struct arc {
+  vertex_t u;
+  vertex_t v;
+  std::int64_t rank;
+};
+
+/// The arcs a commit deleted and inserted (self-loops and reweights left out: neither changes
+/// a cycle), each list sorted by (u, v) without repeats. An arc deleted and re-inserted by the
+/// same batch is in both.
+struct change_lists {
+  std::vector<arc> del, ins;          // by (u, v); rank = index
+  std::vector<arc> del_in, ins_in;    // the same arcs by (v, u), ranks kept
+  std::vector<vertex_t> touched;      // endpoints of any listed arc, sorted, unique
+};
+
+/// The graph a changed arc's search runs on, without a copy (docs/adr/0004, "Old graph views"):
+///   present(a) = (a in the graph now and a not in `hidden`) or (a in `extra` with rank >= from)
+/// With hidden = inserted arcs and extra = deleted arcs this is the graph before the batch
+/// minus the deleted arcs ranked below `from`; with extra = inserted arcs, the graph after the
+/// batch minus the inserted arcs ranked below `from`.
+struct overlay {
+  std::span<arc const> hidden_out;  // by (u, v)
+  std::span<arc const> extra_out;   // by (u, v)
+  std::span<arc const> extra_in;    // by (v, u)
+  std::span<vertex_t const> touched;
+  std::int64_t from = 0;
+
+  [[nodiscard]] bool is_touched(vertex_t v) const noexcept
+  {
+    return std::binary_search(touched.begin(), touched.end(), v);
+  }
+  /// The arcs of `list` (sorted by `first` endpoint) whose first endpoint is u.
+  template <bool ByTarget>
+  static std::span<arc const> row(std::span<arc const> list, vertex_t u) noexcept
+  {
+    auto const key = [](arc const& a) { return ByTarget ? a.v : a.u; };
+    auto lo = std::partition_point(list.begin(), list.end(), [&](arc const& a) { return key(a) < u; });
+    auto hi = std::partition_point(lo, list.end(), [&](arc const& a) { return key(a) <= u; });
+    return {lo, hi};
+  }
+};
+
+/// The graph as stored.
+template <class W>
+struct plain_view {
+  adjacency<W> const& out;
+  adjacency<W> const& in;
+
+  template <class F>
+  void for_each_out(vertex_t u, F&& f) const
+  {
+    for (vertex_t const v : out.targets(u)) f(v);
+  }
+  template <class F>
+  void for_each_in(vertex_t v, F&& f) const
+  {
+    for (vertex_t const u : in.targets(v)) f(u);
+  }
+};
+
+/// The stored graph seen through an overlay.
+template <class W>
+struct overlay_view {
+  adjacency<W> const& out;
+  adjacency<W> const& in;
+  overlay const& o;
+
+  template <class F>
+  void for_each_out(vertex_t u, F&& f) const
+  {
+    if (!o.is_touched(u)) {
+      for (vertex_t const v : out.targets(u)) f(v);
+      return;
+    }
+    auto const hidden = overlay::row<false>(o.hidden_out, u);  // sorted by v
+    for (vertex_t const v : out.targets(u))
+      if (!std::binary_search(hidden.begin(), hidden.end(), arc{u, v, 0},
+                              [](arc const& a, arc const& b) { return a.v < b.v; }))
+        f(v);
+    for (arc const& a : overlay::row<false>(o.extra_out, u))
+      if (a.rank >= o.from) f(a.v);
+  }
+  template <class F>
+  void for_each_in(vertex_t v, F&& f) const
+  {
+    if (!o.is_touched(v)) {
+      for (vertex_t const u : in.targets(v)) f(u);
+      return;
+    }
+    for (vertex_t const u : in.targets(v)) {
+      auto const hidden = overlay::row<false>(o.hidden_out, u);
+      if (!std::binary_search(hidden.begin(), hidden.end(), arc{u, v, 0},
+                              [](arc const& a, arc const& b) { return a.v < b.v; }))
+        f(u);
+    }
+    for (arc const& a : overlay::row<true>(o.extra_in, v))
+      if (a.rank >= o.from) f(a.u);
+  }
+};
+
+/// One thread's scratch for a bounded search, carved from the resources' workspace before any
+/// parallel region (the workspace is not thread-safe). Distances are valid where their stamp
+/// equals the current generation, so starting a search costs O(1), not O(n).
+struct scratch {
+  std::span<std::uint32_t> header;  // [generation, stamps initialised so far]
+  std::span<std::uint32_t> stamp;   // n
+  std::span<std::int32_t> dist;     // n: arcs to the search's target
+  std::span<vertex_t> queue;        // n
+  std::span<vertex_t> path;         // k + 1
+  std::span<std::uint64_t> hist;    // k + 1: this thread's counts
+
+  void next_generation() noexcept
+  {
+    if (++header[0] == 0) {  // wrapped after 2^32 searches: clear for real
+      std::fill(stamp.begin(), stamp.end(), 0u);
+      header[0] = 1;
+    }
+  }
+  [[nodiscard]] bool known(vertex_t v) const noexcept { return stamp[static_cast<std::size_t>(v)] == header[0]; }
+};
+
+/// Scratch for `threads` threads on an n-vertex graph and histograms of k + 1 entries (zeroed).
+std::vector<scratch> make_scratch(workspace& ws, std::size_t threads, vertex_t n, int k);
+
+/// a + b, or not_supported naming `what` when the sum exceeds 2^64-1.
+std::uint64_t checked_add(std::uint64_t a, std::uint64_t b, std::string_view what);
+
+/// The deleted and inserted arcs of `g.last_changes`, sorted and ranked.
+change_lists collect_changes(graph_impl const& g);
+
+/// One row of the family's engine table (manifest.cpp). Engines own their internals.
+struct engine {
+  std::string_view id;
+  dyng::backend backend;
+  std::string_view summary;
+  /// Returns if the engine can run `p` on `g`, else throws not_supported naming the rule.
+  void (*check_support)(graph_impl const& g, params const& p);
+  /// Fills `hist` (size max_length + 1, zeroed) with the cycle histogram of `g`.
+  void (*compute)(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
+  /// Adds to `minus` the cycles of the graph before the commit through deleted arcs, and to
+  /// `plus` the cycles of the graph after it through inserted arcs (both zeroed, same size).
+  void (*update)(resources const& res, graph_impl const& g, change_lists const& changes,
+                 std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+};
+
+std::span<engine const> manifest();
+/// The engines that accept (g, p) on `res`'s backend, best first. The only place order is decided.
+std::vector<engine const*> rank(resources const& res, graph_impl const& g, params const& p, std::string* declined);
+engine const& choose(resources const& res, graph_impl const& g, params const& p);
+
+// Engines (one file each).
+void sequential_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
+void sequential_update(resources const& res, graph_impl const& g, change_lists const& changes,
+                       std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+void openmp_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
+void openmp_update(resources const& res, graph_impl const& g, change_lists const& changes,
+                   std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+
+/// Typed dispatch over the graph's weight type: f(W{}) with the store's weight type.
+template <class F>
+decltype(auto) with_weight_type(graph_impl const& g, F&& f)
+{
+  if (std::holds_alternative<dyng::detail::graph_store<std::int32_t>>(g.store)) return f(std::int32_t{});
+  return f(double{});
+}
+
+}  // namespace detail
+}  // namespace dyng::cycle_count

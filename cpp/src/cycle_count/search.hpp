@@ -1,0 +1,103 @@
+#pragma once
+// The bounded cycle search both CPU engines run per work item (a root for compute, a changed arc
+// for update); the engines differ in how they schedule items, not in what an item computes.
+//
+// Cycles through the arc a->b (a != b) of length <= k, on vertices allowed by `floor` (v > floor;
+// a itself is the target): every simple path b ~> a of at most k-1 arcs closes one. Two steps:
+//  1. a breadth-first search backwards from a over allowed vertices, up to depth k-1, gives
+//     dist(v) = fewest arcs from v to a: a lower bound on what a path through v still needs;
+//  2. a depth-first search from b extends a simple path only to vertices v with
+//     used + 1 + dist(v) <= k, and counts a cycle at every u with dist(u) == 1 (the arc u->a
+//     exists, so the last level is never scanned).
+// Pruning by backward distances is the usual device of length-bounded cycle enumeration (e.g.
+// Gupta and Suzumura, "Finding all bounded-length simple cycles in a directed graph", 2021).
+// The simple-path test scans the path (at most k vertices): no per-vertex state to restore, so
+// nothing is left dirty if a search is abandoned.
+#include <cstdint>
+
+#include "cycle_count/detail.hpp"
+
+namespace dyng::cycle_count::detail {
+
+template <class View>
+class bounded_search {
+ public:
+  bounded_search(View const& g, int k, scratch& s) noexcept : g_(g), k_(k), s_(s) {}
+
+  /// Step 1 for target a: dist(v) for allowed v within k-1 arcs of a.
+  void distances_to(vertex_t a, vertex_t floor) noexcept
+  {
+    s_.next_generation();
+    target_ = a;
+    floor_ = floor;
+    set(a, 0);
+    std::size_t head = 0, tail = 0;
+    s_.queue[tail++] = a;
+    while (head < tail) {
+      vertex_t const x = s_.queue[head++];
+      std::int32_t const d = dist(x);
+      if (d + 1 > k_ - 1) break;  // BFS order: every later vertex is at least as far
+      g_.for_each_in(x, [&](vertex_t u) {
+        if (u > floor_ && !s_.known(u)) {
+          set(u, d + 1);
+          s_.queue[tail++] = u;
+        }
+      });
+    }
+  }
+
+  /// Step 2: the cycles through target->b into s_.hist (distances_to(target) ran last).
+  /// Returns the number of search nodes expanded.
+  std::int64_t cycles_from(vertex_t b) noexcept
+  {
+    if (b == target_ || b <= floor_ || !s_.known(b) || 1 + dist(b) > k_) return 0;
+    nodes_ = 0;
+    s_.path[0] = b;
+    extend(b, 1);
+    return nodes_;
+  }
+
+ private:
+  [[nodiscard]] std::int32_t dist(vertex_t v) const noexcept { return s_.dist[static_cast<std::size_t>(v)]; }
+  void set(vertex_t v, std::int32_t d) noexcept
+  {
+    s_.stamp[static_cast<std::size_t>(v)] = s_.header[0];
+    s_.dist[static_cast<std::size_t>(v)] = d;
+  }
+
+  /// The path target->...->u has `used` arcs and is simple; path[0..used-1] are its vertices
+  /// after the target.
+  void extend(vertex_t u, int used) noexcept
+  {
+    ++nodes_;
+    if (dist(u) == 1) ++s_.hist[static_cast<std::size_t>(used + 1)];
+    if (used + 2 > k_) return;  // one more vertex and the closing arc would not fit
+    g_.for_each_out(u, [&](vertex_t v) {
+      if (v == target_ || v <= floor_ || !s_.known(v) || used + 1 + dist(v) > k_) return;
+      for (int i = 0; i < used; ++i)
+        if (s_.path[static_cast<std::size_t>(i)] == v) return;
+      s_.path[static_cast<std::size_t>(used)] = v;
+      extend(v, used + 1);
+    });
+  }
+
+  View const& g_;
+  int k_;
+  scratch& s_;
+  vertex_t target_ = no_vertex;
+  vertex_t floor_ = no_vertex;
+  std::int64_t nodes_ = 0;
+};
+
+/// Compute's work item: the cycles whose smallest vertex is `root` (each once: through its arc
+/// out of the root, on vertices > root).
+template <class View>
+std::int64_t count_root(bounded_search<View>& search, View const& g, vertex_t root)
+{
+  search.distances_to(root, root);
+  std::int64_t nodes = 0;
+  g.for_each_out(root, [&](vertex_t b) { nodes += search.cycles_from(b); });
+  return nodes;
+}
+
+}  // namespace dyng::cycle_count::detail
