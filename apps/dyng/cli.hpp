@@ -102,4 +102,19 @@ struct mosp_options {
 };
 int run_mosp(mosp_options const& o);
 
+struct cycles_options {
+  std::string file;  // empty: the bundled road network
+  backend_options backend;
+  int k = 3;
+  std::size_t deletes = 0, inserts = 0;
+  std::uint64_t batch_seed = 1;
+  vertex_t locality = 0;  // 0: no window
+  std::string updates;
+  bool ignore_missing = false;
+  bool compare_recompute = false;
+  bool json = false;
+  std::string output;
+};
+int run_cycles(cycles_options const& o);
+
 }  // namespace dyng::cli

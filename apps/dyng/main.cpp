@@ -70,6 +70,23 @@ int main(int argc, char** argv)
   mins->needs(mdel);
   mdel->needs(mins);
 
+  cycles_options cycles;
+  auto* cy = app.add_subcommand("cycles", "Directed cycle histogram of lengths 2..k (TruCy): compute, apply a batch, update");
+  cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)");
+  cycles.backend.add_to(*cy);
+  cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required();
+  auto* cdel = cy->add_option("--deletes", cycles.deletes, "Generated batch: deletions (the original's generator)");
+  auto* cins = cy->add_option("--inserts", cycles.inserts, "Generated batch: insertions");
+  auto* cseed = cy->add_option("--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)");
+  auto* cloc = cy->add_option("--batch-locality", cycles.locality, "Generated batch within a window of W consecutive ids")
+                   ->check(CLI::PositiveNumber);
+  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)");
+  cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
+  cy->add_flag("--compare-recompute", cycles.compare_recompute, "Recount after the update, compare (exit 1 if they differ)");
+  cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
+  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout");
+  cupd->excludes(cdel)->excludes(cins)->excludes(cseed)->excludes(cloc);
+
   try {
     app.parse(argc, argv);
   } catch (CLI::ParseError const& e) {
@@ -79,6 +96,7 @@ int main(int argc, char** argv)
   try {
     if (*info) return run_info(info_graph);
     if (*mp) return run_mosp(mosp);
+    if (*cy) return run_cycles(cycles);
     return run_sssp(sssp);
   } catch (std::exception const& e) {
     std::fprintf(stderr, "dyng: error: %s\n", e.what());

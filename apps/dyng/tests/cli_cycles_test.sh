@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `dyng cycles` end to end: the TruCy histogram text byte for byte, the original's generated
+# batches (counts/cases.txt of the cycle_enum fixtures), both backends, JSON, --output, errors.
+# Usage: cli_cycles_test.sh DYNG_BINARY TEST_DATA_DIR
+set -uo pipefail
+dyng=$1
+data=$2/cycle_enum
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passes=0
+check() {  # check NAME COMMAND... : the command must succeed
+  local name=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then passes=$((passes + 1)); else
+    echo "FAIL: $name"; cat "$tmp/out" "$tmp/err" | head -20; failures=$((failures + 1)); fi
+}
+same() {  # same NAME FILE EXPECTED_TEXT
+  if [[ "$(cat "$2")" == "$3" ]]; then passes=$((passes + 1)); else
+    echo "FAIL: $1:"; diff <(printf '%s\n' "$3") "$2" | head; failures=$((failures + 1)); fi
+}
+expect_exit() {  # expect_exit CODE PATTERN ARGS... : dyng exits with CODE and stderr matches PATTERN
+  local code=$1 pattern=$2; shift 2
+  "$dyng" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -eq $code ]] && grep -qE -- "$pattern" "$tmp/err"; then passes=$((passes + 1)); else
+    echo "FAIL: dyng $* exited $got (want $code), stderr:"; cat "$tmp/err"; failures=$((failures + 1)); fi
+}
+
+# c16: tudataset_A, k = 4, 40 + 40 generated with seed 1 -> 2:60 3:341 4:2228.
+for backend in seq omp; do
+  check "c16 $backend" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 4 --deletes 40 --inserts 40 --batch-seed 1 \
+    --backend $backend --threads 2 --compare-recompute
+  same "c16 $backend text" "$tmp/out" "$(printf '# cycle_size, num_of_cycles\n2, 60\n3, 341\n4, 2228\nTotal, 2629')"
+  grep -q "equal to the update" "$tmp/err" || { echo "FAIL: c16 $backend compare"; failures=$((failures + 1)); }
+done
+# c20: a locality window; the histogram written with --output.
+check "c20 window" "$dyng" cycles "$data/generator/graph300.txt" -k 6 --deletes 50 --inserts 60 --batch-seed 12345 \
+  --batch-locality 299 --output "$tmp/c20.csv"
+same "c20 output" "$tmp/c20.csv" "$(printf '# cycle_size, num_of_cycles\n2, 8\n3, 21\n4, 60\n5, 169\n6, 588\nTotal, 846')"
+[[ ! -s "$tmp/out" ]] || { echo "FAIL: --output also printed"; failures=$((failures + 1)); }
+# c11: ring40 with k = 39 has no cycle.
+check "c11" "$dyng" cycles "$data/generator/ring40.txt" -k 39
+same "c11 text" "$tmp/out" "$(printf '# cycle_size, num_of_cycles\nTotal, 0')"
+# JSON.
+check "json" "$dyng" cycles "$data/generator/ring40.txt" -k -1 --deletes 3 --inserts 4 --batch-seed 42 --json --compare-recompute
+if command -v python3 >/dev/null; then
+  cp "$tmp/out" "$tmp/c.json"
+  check "json parses" python3 -c "import json; d=json.load(open('$tmp/c.json')); assert d['histogram']=={'3':1,'14':1} and d['prior_histogram']=={'40':1} and d['update_equals_recompute'] is True"
+fi
+# A batch file in file ids (tudataset ids are 1-based; 37 -> 1 exists).
+printf -- '- 37 1\n+ 1 41\n' >"$tmp/b.txt"
+check "updates file" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 3 --updates "$tmp/b.txt" --compare-recompute
+# Errors: message and exit code, nothing printed on stdout.
+printf -- '- 2 1\n' >"$tmp/absent.txt"
+expect_exit 1 "dyng: error: .*does not exist" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt"
+check "ignore missing" "$dyng" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt" --ignore-missing
+printf -- '+ 1 999\n' >"$tmp/unknown.txt"
+expect_exit 1 "dyng: error: .*vertex id 999 is not in the graph" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/unknown.txt"
+expect_exit 1 "dyng: error: .*k = 1 is invalid" cycles "$data/generator/ring40.txt" -k 1
+expect_exit 1 "dyng: error: .*glued_token.txt:2: expected" cycles "$data/errors/glued_token.txt" -k 3
+expect_exit 1 "dyng: error: .*500 deletions asked" cycles "$data/parser/tudataset_A.txt" -k 3 --deletes 500
+expect_exit 2 "" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/b.txt" --deletes 2
+expect_exit 2 "" cycles "$data/generator/ring40.txt"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]

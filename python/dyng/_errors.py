@@ -1,0 +1,60 @@
+"""dyng's exceptions. Each is also the nearest built-in, so ``except ValueError`` keeps working.
+
+The native modules (``dyng._core``, later the CUDA plugins) translate C++ exceptions to these
+classes in one place each (``python/src/errors.cpp``); this module is pure Python, so catching a
+dyng error needs no native module.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+__all__ = [
+    "Error",
+    "InvalidArgumentError",
+    "StaleResultError",
+    "NotSupportedError",
+    "IOError",
+    "CudaError",
+    "InternalError",
+    "BackendWarning",
+]
+
+
+class Error(Exception):
+    """Base of every error dyng raises (``dyng::error`` in C++)."""
+
+
+class InvalidArgumentError(Error, ValueError):
+    """A caller-supplied value is invalid: ids out of range, negative weight, wrong shape..."""
+
+
+class StaleResultError(InvalidArgumentError):
+    """A result no longer matches its graph: the graph was committed to without updating it."""
+
+
+class NotSupportedError(Error, NotImplementedError):
+    """The request is valid but nothing in this installation can serve it (the message says why)."""
+
+
+class IOError(Error, builtins.OSError):  # noqa: A001 - dyng.IOError, an OSError
+    """A file could not be opened, read, parsed or written; the message names the file and line."""
+
+
+class CudaError(Error, RuntimeError):
+    """A CUDA runtime call failed; the message names the call, the code and a remedy."""
+
+
+class InternalError(Error, RuntimeError):
+    """An internal invariant was broken: a bug in dyng, never a user error. Please report it."""
+
+
+class BackendWarning(UserWarning):
+    """The backend dyng chose is not the one the installation suggests (e.g. a CUDA plugin is
+    installed but cannot be used); the message names the reason and the remedy."""
+
+
+for _cls in (Error, InvalidArgumentError, StaleResultError, NotSupportedError, IOError, CudaError,
+             InternalError, BackendWarning):
+    _cls.__module__ = "dyng"  # shown as dyng.InvalidArgumentError in tracebacks
+del _cls

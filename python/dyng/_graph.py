@@ -1,0 +1,388 @@
+"""``dyng.Graph`` and ``dyng.Batch``."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Sequence
+
+from . import _backend
+from ._errors import InvalidArgumentError
+from ._normalize import Edges, batch_rows, graph_input
+from ._resources import Resources, resolve
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Graph", "Batch", "CommitStats", "as_graph"]
+
+Duplicates = Literal["min_weight", "keep", "error"]
+Semantics = Literal["set", "mosp"]
+Missing = Literal["error", "ignore"]
+
+
+@dataclass(frozen=True, slots=True)
+class CommitStats:
+    """What a commit did, counted in arcs."""
+
+    inserted: int
+    deleted: int
+    reweighted: int
+    ignored: int
+    regrown: bool
+
+    @staticmethod
+    def _of(s: Any) -> CommitStats:
+        return CommitStats(int(s.inserted), int(s.deleted), int(s.reweighted), int(s.ignored), bool(s.regrown))
+
+
+class Graph:
+    """A dynamic graph: n vertices, directed arcs (an undirected edge is both arcs), k >= 1
+    non-negative weight columns of one type (int32 or float64).
+
+    Build it from arrays, ``Graph(src, dst, weights, n=...)``, or from any accepted object with
+    :func:`dyng.as_graph` / :meth:`from_scipy`, :meth:`from_networkx`, :meth:`from_pandas`,
+    :meth:`from_arrow`; read one with :func:`dyng.io.read`. Change it with
+    ``dyng.update(graph, batch, results=[...])``, which keeps the results on it current.
+
+    Pickles (as its arcs; the copy is a new graph with the same version, and results pickled
+    together with it stay current: ``pickle.dumps((graph, result))``).
+    """
+
+    __slots__ = ("_g", "_lock", "_nodes", "_info", "__weakref__")
+
+    def __init__(
+        self,
+        src: Any,
+        dst: Any = None,
+        weights: Any = None,
+        *,
+        n: int | None = None,
+        directed: bool | None = None,
+        weight_type: Literal["int32", "float64"] | None = None,
+        duplicates: Duplicates = "min_weight",
+        k: int | None = None,
+        copy: bool | None = None,
+        resources: Resources | None = None,
+    ) -> None:
+        e = graph_input(src, dst, weights, n=n, directed=directed, weight_type=weight_type, copy=copy, k=k)
+        self._build(e, duplicates, resolve(resources))
+
+    def _build(self, e: Edges, duplicates: str, res: Resources) -> None:
+        core = _backend.native()
+        opts = core.GraphOptions()
+        opts.directed = e.directed
+        opts.k = e.k
+        opts.weight_type = getattr(core.WeightType, e.weight_type)
+        opts.duplicates = _enum(core.DuplicateEdges, duplicates, "duplicates")
+        with res._lock:
+            res._sync_log_level()
+            g = core.Graph.from_edges(res._native, e.n, e.src, e.dst, e.weights, opts)
+        self._adopt(g, e.nodes, {"weight_names": e.weight_names})
+
+    def _adopt(self, native: Any, nodes: list[Any] | None, info: dict[str, Any]) -> None:
+        self._g = native
+        self._lock = threading.Lock()
+        self._nodes = nodes
+        self._info = info
+
+    @classmethod
+    def _wrap(cls, native: Any, nodes: list[Any] | None = None, info: dict[str, Any] | None = None) -> Graph:
+        self = cls.__new__(cls)
+        self._adopt(native, nodes, info or {})
+        return self
+
+    # ---- other inputs (all through the one normalization function)
+    @classmethod
+    def from_scipy(cls, matrix: Any, *, directed: bool = True, weight_type: Literal["int32", "float64"] | None = None,
+                   duplicates: Duplicates = "min_weight", resources: Resources | None = None) -> Graph:
+        """From a square SciPy sparse matrix or array: entry (i, j) is the arc i -> j with its value
+        as weight (stored entries, explicit zeros included, are arcs)."""
+        return as_graph(matrix, directed=directed, weight_type=weight_type, duplicates=duplicates, resources=resources)
+
+    @classmethod
+    def from_networkx(cls, graph: Any, *, weight: str | Sequence[str] | None = "weight",
+                      weight_type: Literal["int32", "float64"] | None = None, resources: Resources | None = None) -> Graph:
+        """From a NetworkX graph: directedness from the graph, weights from the edge attribute(s)
+        ``weight`` (missing: 1; None: unweighted), parallel edges of a multigraph merged by the
+        smallest weight. Nodes that are not 0..n-1 are numbered in ``graph``'s order
+        (:attr:`nodes` maps ids back)."""
+        return as_graph(graph, weight=weight, weight_type=weight_type, resources=resources)
+
+    @classmethod
+    def from_pandas(cls, frame: Any, *, source: str = "src", target: str = "dst", weight: str | Sequence[str] | None = None,
+                    n: int | None = None, directed: bool = True, weight_type: Literal["int32", "float64"] | None = None,
+                    copy: bool | None = None, resources: Resources | None = None) -> Graph:
+        """From a pandas edge list: columns ``source``, ``target`` and the weight column(s)."""
+        return as_graph(frame, source=source, target=target, weight=weight, n=n, directed=directed,
+                        weight_type=weight_type, copy=copy, resources=resources)
+
+    @classmethod
+    def from_arrow(cls, table: Any, *, source: str = "src", target: str = "dst", weight: str | Sequence[str] | None = None,
+                   n: int | None = None, directed: bool = True, weight_type: Literal["int32", "float64"] | None = None,
+                   copy: bool | None = None, resources: Resources | None = None) -> Graph:
+        """From a pyarrow Table edge list (as :meth:`from_pandas`)."""
+        return as_graph(table, source=source, target=target, weight=weight, n=n, directed=directed,
+                        weight_type=weight_type, copy=copy, resources=resources)
+
+    # ---- properties
+    @property
+    def num_vertices(self) -> int:
+        return int(self._g.num_vertices)
+
+    n = num_vertices
+
+    @property
+    def num_edges(self) -> int:
+        """Stored arcs (an undirected edge counts twice, a self-loop once)."""
+        return int(self._g.num_edges)
+
+    @property
+    def k(self) -> int:
+        return int(self._g.k)
+
+    @property
+    def weight_type(self) -> str:
+        return str(self._g.weight_type.name)
+
+    @property
+    def directed(self) -> bool:
+        return bool(self._g.directed)
+
+    @property
+    def version(self) -> int:
+        """Incremented by every commit."""
+        return int(self._g.version)
+
+    @property
+    def nodes(self) -> list[Any] | None:
+        """Node labels by vertex id for a graph built from NetworkX with other labels, else None."""
+        return self._nodes
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """Where the graph came from (for :func:`dyng.io.read`: format, id_offset, weight_names,
+        description)."""
+        return dict(self._info)
+
+    def has_edge(self, u: int, v: int) -> bool:
+        return bool(self._g.has_edge(u, v))
+
+    def to_csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[Any]]:
+        """(offsets, targets, weights (m, k)): a host copy of the arcs."""
+        with self._lock:
+            off, tgt, w = self._g.to_csr()
+        return off, tgt, w.reshape(len(tgt), self.k)
+
+    def copy(self) -> Graph:
+        """A deep copy: a new graph (results of this one are not current for it)."""
+        with self._lock:
+            return Graph._wrap(self._g.clone(), self._nodes, self._info)
+
+    def commit(self, batch: Batch, *, resources: Resources | None = None) -> CommitStats:
+        """Applies ``batch`` alone: every result on this graph becomes stale. Prefer
+        ``dyng.update(graph, batch, results=[...])``."""
+        b = as_batch(batch)
+        res = resolve(resources)
+        with self._lock, res._lock:
+            res._sync_log_level()
+            return CommitStats._of(self._g.commit(res._native, b._b))
+
+    def __repr__(self) -> str:
+        kind = "directed" if self.directed else "undirected"
+        return (f"dyng.Graph(n={self.num_vertices}, arcs={self.num_edges}, k={self.k}, "
+                f"weights={self.weight_type}, {kind}, version={self.version})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        import numpy as np
+
+        off, tgt, w = self.to_csr()
+        src = np.repeat(np.arange(self.num_vertices, dtype=np.int32), np.diff(off))
+        if not self.directed:  # each undirected edge once (a self-loop is one arc)
+            keep = src <= tgt
+            src, tgt, w = src[keep], tgt[keep], w[keep]
+        state = (self.num_vertices, src, tgt, np.ascontiguousarray(w), self.directed, self.k,
+                 self.weight_type, str(self._g.duplicates.name), self.version, self._nodes, self._info)
+        return (_rebuild_graph, state)
+
+
+def _rebuild_graph(n: int, src: Any, dst: Any, w: Any, directed: bool, k: int, wt: str, dup: str,
+                   version: int, nodes: list[Any] | None, info: dict[str, Any]) -> Graph:
+    g = Graph(src, dst, w, n=n, directed=directed, k=k, weight_type=wt,  # type: ignore[arg-type]
+              duplicates=dup, resources=Resources.sequential())  # type: ignore[arg-type]
+    g._nodes, g._info = nodes, info
+    return g
+
+
+def _enum(enum_type: Any, value: str, what: str) -> Any:
+    try:
+        return enum_type[value]
+    except (KeyError, TypeError):
+        names = ", ".join(repr(m.name) for m in enum_type)
+        raise InvalidArgumentError(f"{what}={value!r}; use one of {names}") from None
+
+
+def as_graph(
+    data: Any,
+    *,
+    n: int | None = None,
+    directed: bool | None = None,
+    weight_type: Literal["int32", "float64"] | None = None,
+    duplicates: Duplicates = "min_weight",
+    source: str = "src",
+    target: str = "dst",
+    weight: str | Sequence[str] | None = None,
+    copy: bool | None = None,
+    resources: Resources | None = None,
+) -> Graph:
+    """A dyng.Graph from any accepted input (returned as is if it already is one): arrays
+    ``(src, dst[, weights])``, SciPy sparse, NetworkX, pandas, pyarrow."""
+    if isinstance(data, Graph):
+        return data
+    nx_default = weight is None and type(data).__module__.startswith("networkx")
+    e = graph_input(data, n=n, directed=directed, weight_type=weight_type, copy=copy, source=source,
+                    target=target, weight="weight" if nx_default else weight)
+    g = Graph.__new__(Graph)
+    g._build(e, duplicates, resolve(resources))
+    return g
+
+
+class Batch:
+    """Edge insertions, deletions and weight changes for one commit.
+
+    ``semantics`` says what rows mean, explicitly:
+
+    * ``"set"`` (a simple graph): inserting an existing edge sets its weights; deleting or
+      re-weighting a missing edge is an error, or ignored with ``missing="ignore"``.
+    * ``"mosp"``: the DynaMOSP codes' rules (directed graphs; parallel arcs kept).
+
+    Order of application: every deletion first, then insertions and weight changes in the order
+    they were added (a later row for the same edge wins). Ids and weights are checked against
+    the graph at commit, completely, before anything changes.
+    """
+
+    __slots__ = ("_b",)
+
+    def __init__(self, k: int = 1, *, semantics: Semantics = "set", missing: Missing = "error") -> None:
+        core = _backend.native()
+        if not isinstance(k, int) or k < 1:
+            raise InvalidArgumentError(f"Batch: k={k!r}; a batch has k >= 1 weight columns")
+        self._b = core.Batch(k, _enum(core.BatchSemantics, semantics, "semantics"),
+                             _enum(core.MissingEdge, missing, "missing"))
+
+    @classmethod
+    def from_arrays(cls, *, insert: Any = None, erase: Any = None, set_weights: Any = None, k: int = 1,
+                    semantics: Semantics = "set", missing: Missing = "error", copy: bool | None = None) -> Batch:
+        """A batch from ``(src, dst[, weights])`` arrays or lists of ``(u, v[, w...])`` rows:
+        ``insert`` (without weights: every weight 1), ``erase`` (no weights) and ``set_weights``."""
+        b = cls(k, semantics=semantics, missing=missing)
+        if erase is not None:
+            r = batch_rows(erase, k, "erase", False, copy)
+            b._b.erase_many(r.src, r.dst)
+        if insert is not None:
+            r = batch_rows(insert, k, "insert", True, copy)
+            b._b.insert_many(r.src, r.dst, r.weights)
+        if set_weights is not None:
+            r = batch_rows(set_weights, k, "set_weights", True, copy)
+            b._b.set_weights_many(r.src, r.dst, r.weights)
+        return b
+
+    @classmethod
+    def random(cls, graph: Graph, size: int = 100, *, insert_fraction: float = 0.5, seed: int = 1,
+               min_weight: int = 1, max_weight: int = 100, locality: int = 0, semantics: Semantics = "set") -> Batch:
+        """A deterministic random batch for ``graph``: deletions of existing edges, insertions of
+        new ones (``dyng::random_batch``)."""
+        core = _backend.native()
+        b = cls.__new__(cls)
+        with graph._lock:
+            b._b = core.random_batch(graph._g, size, insert_fraction, seed, min_weight, max_weight, locality,
+                                     _enum(core.BatchSemantics, semantics, "semantics"))
+        return b
+
+    def insert(self, u: int, v: int, w: float | Sequence[float] = 1) -> Batch:
+        """Insert u -> v (both directions on an undirected graph) with weight(s) ``w``."""
+        if isinstance(w, (int, float)):
+            self._b.insert(u, v, float(w))
+        else:
+            import numpy as np
+
+            self._b.insert(u, v, np.ascontiguousarray(w, dtype=np.float64))
+        return self
+
+    def erase(self, u: int, v: int) -> Batch:
+        """Delete the edge u -> v."""
+        self._b.erase(u, v)
+        return self
+
+    def set_weights(self, u: int, v: int, w: float | Sequence[float]) -> Batch:
+        """Set the weights of the existing edge u -> v."""
+        if isinstance(w, (int, float)):
+            self._b.set_weights(u, v, float(w))
+        else:
+            import numpy as np
+
+            self._b.set_weights(u, v, np.ascontiguousarray(w, dtype=np.float64))
+        return self
+
+    @property
+    def k(self) -> int:
+        return int(self._b.k)
+
+    @property
+    def semantics(self) -> str:
+        return str(self._b.semantics.name)
+
+    @property
+    def missing(self) -> str:
+        return str(self._b.policy.name)
+
+    def __len__(self) -> int:
+        return int(len(self._b))
+
+    @property
+    def insertions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        b = self._b
+        return b.insert_src(), b.insert_dst(), b.insert_weights().reshape(-1, self.k)
+
+    @property
+    def deletions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        return self._b.erase_src(), self._b.erase_dst()
+
+    @property
+    def weight_changes(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        b = self._b
+        return b.change_src(), b.change_dst(), b.change_weights().reshape(-1, self.k)
+
+    def __repr__(self) -> str:
+        b = self._b
+        return (f"dyng.Batch(k={self.k}, semantics={self.semantics!r}, missing={self.missing!r}: "
+                f"{b.insertions} insertions, {b.deletions} deletions, {b.weight_changes} weight changes)")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Insertions and weight changes are replayed in their original interleaving.
+        b = self._b
+        return (_rebuild_batch, (self.k, self.semantics, self.missing, b.erase_src(), b.erase_dst(),
+                                 b.insert_src(), b.insert_dst(), b.insert_weights(), b.change_src(),
+                                 b.change_dst(), b.change_weights(), b.upsert_order()))
+
+
+def _rebuild_batch(k: int, sem: Semantics, missing: Missing, es: Any, ed: Any, is_: Any, id_: Any, iw: Any,
+                   cs: Any, cd: Any, cw: Any, order: Any) -> Batch:
+    b = Batch(k, semantics=sem, missing=missing)
+    b._b.erase_many(es, ed)
+    i = c = 0
+    for o in order:
+        if o == 0:
+            b._b.insert(int(is_[i]), int(id_[i]), iw[i * k:(i + 1) * k].copy())
+            i += 1
+        else:
+            b._b.set_weights(int(cs[c]), int(cd[c]), cw[c * k:(c + 1) * k].copy())
+            c += 1
+    return b
+
+
+def as_batch(batch: Any) -> Batch:
+    if isinstance(batch, Batch):
+        return batch
+    raise TypeError(f"batch must be a dyng.Batch (Batch(), Batch.from_arrays(...)), not {type(batch).__name__}")

@@ -1,0 +1,370 @@
+"""The one place where caller objects become dyng's canonical records.
+
+Every public call normalizes its inputs here, at its top; nothing below branches on what the
+caller passed. Framework objects are recognized without importing the framework: a pandas
+DataFrame can only exist if ``pandas`` is in ``sys.modules`` already.
+
+Accepted graph inputs: ``(src, dst)`` / ``(src, dst, weights)`` array tuples (NumPy, lists, any
+CPU DLPack producer such as a PyTorch tensor, pandas Series, pyarrow arrays), SciPy sparse
+matrices and arrays, NetworkX graphs, pandas DataFrames and pyarrow Tables (edge lists).
+
+``copy``: ``None`` (default) converts when needed (dtype, layout, framework); ``False`` refuses
+any conversion copy and raises instead; ``True`` behaves as None (the native graph always owns
+its storage, so an input is never shared with it).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ._errors import InvalidArgumentError, NotSupportedError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Edges", "Rows", "graph_input", "batch_rows", "as_ids", "as_weights"]
+
+_INT32_MAX = 2**31 - 1
+_INT32_MIN = -(2**31)
+
+GRAPH_KINDS = (
+    "(src, dst[, weights]) arrays (NumPy, lists, PyTorch CPU tensors, pandas Series, pyarrow arrays), "
+    "a SciPy sparse matrix or array, a NetworkX graph, a pandas DataFrame, a pyarrow Table, "
+    "or a dyng.Graph"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Edges:
+    """A graph input, canonical: int32 ids, C-contiguous, weights row-major (m*k) or empty."""
+
+    n: int
+    src: npt.NDArray[np.int32]
+    dst: npt.NDArray[np.int32]
+    weights: npt.NDArray[Any]  # int32 or float64, m*k values, or empty (every weight 1)
+    k: int
+    weight_type: str  # "int32" | "float64"
+    directed: bool
+    nodes: list[Any] | None  # node labels by id (NetworkX input), else None
+    weight_names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """Batch rows, canonical: int32 ids, float64 weights (m*k) or empty."""
+
+    src: npt.NDArray[np.int32]
+    dst: npt.NDArray[np.int32]
+    weights: npt.NDArray[np.float64]
+
+
+def _mod(name: str) -> Any:
+    return sys.modules.get(name)
+
+
+def _refuse(name: str, why: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"copy=False: {name} {why}, so dyng would have to copy it; pass copy=None to allow the "
+        "copy, or give a C-contiguous int32 (ids) / int32 or float64 (weights) NumPy array"
+    )
+
+
+def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
+    """Any CPU array-like as a NumPy array (a view when possible)."""
+    import numpy as np
+
+    if isinstance(x, np.ndarray):
+        return x
+    pa = _mod("pyarrow")
+    if pa is not None and isinstance(x, (pa.Array, pa.ChunkedArray)):
+        if isinstance(x, pa.ChunkedArray):
+            if x.num_chunks == 1:
+                x = x.chunk(0)
+            else:
+                if copy is False:
+                    raise _refuse(name, f"is a pyarrow ChunkedArray of {x.num_chunks} chunks")
+                return np.asarray(x.to_numpy())
+        try:
+            return np.asarray(x.to_numpy(zero_copy_only=True))
+        except Exception:  # pyarrow.ArrowInvalid: nulls or a type without a NumPy view
+            if copy is False:
+                raise _refuse(name, "is a pyarrow array without a zero-copy NumPy view") from None
+            return np.asarray(x.to_numpy(zero_copy_only=False))
+    if hasattr(x, "__cuda_array_interface__") and not hasattr(x, "__dlpack__"):
+        raise NotSupportedError(
+            f"{name} is in device memory; this installation has no CUDA backend "
+            "(pip install dyng-cu13 or dyng-cu12)"
+        )
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") and not hasattr(x, "to_numpy"):
+        dev = x.__dlpack_device__()
+        if int(dev[0]) != 1:
+            raise NotSupportedError(
+                f"{name} is on DLPack device {tuple(dev)}, not the host; this installation has no "
+                "CUDA backend (pip install dyng-cu13 or dyng-cu12), or move it to the CPU first"
+            )
+        return np.from_dlpack(x)
+    pd = _mod("pandas")
+    if pd is not None and isinstance(x, (pd.Series, pd.Index)):
+        a = x.to_numpy()
+        if copy is False and not np.shares_memory(a, x.to_numpy()):
+            raise _refuse(name, "is a pandas object without a NumPy view")
+        return np.asarray(a)
+    if isinstance(x, (list, tuple, range)):
+        if copy is False:
+            raise _refuse(name, f"is a {type(x).__name__}")
+        return np.asarray(x)
+    if hasattr(x, "__array__"):
+        return np.asarray(x)
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__len__"):
+        raise TypeError(f"{name} must be an array (NumPy, list, DLPack producer), not {type(x).__name__}")
+    return np.asarray(x)
+
+
+def as_ids(x: Any, name: str, copy: bool | None) -> npt.NDArray[np.int32]:
+    """Vertex ids as a C-contiguous int32 array."""
+    import numpy as np
+
+    a = as_ndarray(x, name, copy)
+    if a.ndim != 1:
+        raise InvalidArgumentError(f"{name} must be 1-D (one id per row), got shape {a.shape}")
+    if a.dtype.kind not in "iu":
+        if a.size == 0 and a.dtype.kind == "f":
+            a = a.astype(np.int32)
+        else:
+            raise TypeError(f"{name} has dtype {a.dtype}; vertex ids are integers (int32, 0-based)")
+    if a.dtype != np.int32:
+        if copy is False:
+            raise _refuse(name, f"has dtype {a.dtype}, and ids are int32")
+        if a.size:
+            lo, hi = int(a.min()), int(a.max())
+            if lo < _INT32_MIN or hi > _INT32_MAX:
+                bad = lo if lo < _INT32_MIN else hi
+                row = int(np.flatnonzero(a == bad)[0])
+                raise InvalidArgumentError(
+                    f"{name}[{row}] = {bad} is out of range for a vertex id (int32, 0-based)"
+                )
+        a = a.astype(np.int32)
+    if not a.flags.c_contiguous:
+        if copy is False:
+            raise _refuse(name, f"is not C-contiguous (strides {a.strides})")
+        a = np.ascontiguousarray(a)
+    return a
+
+
+def as_weights(
+    x: Any, rows: int, name: str, weight_type: str | None, copy: bool | None
+) -> tuple[npt.NDArray[Any], int, str]:
+    """Weights (m,) or (m, k) as flat row-major int32/float64; returns (flat, k, type)."""
+    import numpy as np
+
+    a = as_ndarray(x, name, copy)
+    if a.ndim == 1:
+        k = 1
+    elif a.ndim == 2:
+        k = int(a.shape[1])
+    else:
+        raise InvalidArgumentError(f"{name} must be (m,) or (m, k), got shape {a.shape}")
+    if a.shape[0] != rows:
+        raise InvalidArgumentError(f"{name} has {a.shape[0]} rows for {rows} edges; give one row per edge")
+    if k < 1:
+        raise InvalidArgumentError(f"{name} has shape {a.shape}: k must be >= 1")
+    kind = a.dtype.kind
+    if kind not in "iuf":
+        raise TypeError(f"{name} has dtype {a.dtype}; weights are numbers (int32 or float64)")
+    wt = weight_type or ("float64" if kind == "f" else "int32")
+    if wt not in ("int32", "float64"):
+        raise InvalidArgumentError(f"weight_type={weight_type!r}; use 'int32', 'float64' or None")
+    target = np.dtype(wt)
+    if a.dtype != target:
+        if copy is False:
+            raise _refuse(name, f"has dtype {a.dtype}, and the graph's weights are {wt}")
+        if wt == "int32":
+            if kind == "f" and a.size and not np.all(np.isfinite(a) & (a == np.round(a))):
+                raise InvalidArgumentError(
+                    f"{name} holds non-integer values but weight_type='int32'; use weight_type='float64'"
+                )
+            if a.size and (a.min() < _INT32_MIN or a.max() > _INT32_MAX):
+                raise InvalidArgumentError(f"{name} holds values beyond int32; use weight_type='float64'")
+        a = a.astype(target)
+    if not a.flags.c_contiguous:
+        if copy is False:
+            raise _refuse(name, f"is not C-contiguous (strides {a.strides})")
+        a = np.ascontiguousarray(a)
+    return a.reshape(-1), k, wt
+
+
+def _columns(table: Any, names: Sequence[str], what: str) -> list[Any]:
+    cols = list(table.columns) if not hasattr(table, "column_names") else list(table.column_names)
+    missing = [c for c in names if c not in cols]
+    if missing:
+        raise InvalidArgumentError(f"{what} has no column {missing[0]!r} (columns: {cols}); pass source=, target=, weight=")
+    return [table[c] for c in names]
+
+
+def _weight_list(weight: str | Sequence[str] | None) -> list[str]:
+    if weight is None:
+        return []
+    if isinstance(weight, str):
+        return [weight]
+    return list(weight)
+
+
+def graph_input(
+    data: Any,
+    dst: Any = None,
+    weights: Any = None,
+    *,
+    n: int | None = None,
+    directed: bool | None = None,
+    weight_type: str | None = None,
+    copy: bool | None = None,
+    source: str = "src",
+    target: str = "dst",
+    weight: str | Sequence[str] | None = None,
+    k: int | None = None,
+) -> Edges:
+    """Any accepted graph input -> Edges. ``data`` is the first positional argument of the call:
+    the src array (with ``dst``), or one object holding the whole edge list."""
+    import numpy as np
+
+    nodes: list[Any] | None = None
+    names: tuple[str, ...] = ()
+    directed_default = True
+    if dst is not None:
+        src_x, dst_x, w_x = data, dst, weights
+    elif isinstance(data, tuple) and len(data) in (2, 3):
+        src_x, dst_x = data[0], data[1]
+        w_x = data[2] if len(data) == 3 else weights
+    else:
+        sp = _mod("scipy.sparse")
+        nx = _mod("networkx")
+        pd = _mod("pandas")
+        pa = _mod("pyarrow")
+        if sp is not None and sp.issparse(data):
+            if copy is False:
+                raise _refuse("the sparse matrix", "is converted to COO edges")
+            if data.shape[0] != data.shape[1]:
+                raise InvalidArgumentError(f"a graph's adjacency matrix is square; got shape {data.shape}")
+            coo = data.tocoo()
+            src_x, dst_x, w_x = coo.row, coo.col, coo.data
+            if n is None:
+                n = int(data.shape[0])
+        elif nx is not None and isinstance(data, nx.Graph):
+            if copy is False:
+                raise _refuse("the NetworkX graph", "is converted to edge arrays")
+            nodes = list(data)
+            index: dict[Any, int] | None = None
+            if not all(type(v) is int and v == i for i, v in enumerate(nodes)):
+                index = {v: i for i, v in enumerate(nodes)}
+            else:
+                nodes = None
+            wl = _weight_list(weight)
+            names = tuple(wl)
+            us: list[int] = []
+            vs: list[int] = []
+            ws: list[list[Any]] = []
+            for u, v, d in data.edges(data=True):
+                us.append(u if index is None else index[u])
+                vs.append(v if index is None else index[v])
+                if wl:
+                    ws.append([d.get(c, 1) for c in wl])
+            src_x, dst_x = np.asarray(us, dtype=np.int64), np.asarray(vs, dtype=np.int64)
+            w_x = np.asarray(ws) if wl else None
+            if wl and not ws:
+                w_x = np.zeros((0, len(wl)), dtype=np.int32)
+            if n is None:
+                n = data.number_of_nodes()
+            directed_default = bool(data.is_directed())
+        elif (pd is not None and isinstance(data, pd.DataFrame)) or (pa is not None and isinstance(data, pa.Table)):
+            what = "the DataFrame" if pd is not None and isinstance(data, pd.DataFrame) else "the Table"
+            wl = _weight_list(weight)
+            names = tuple(wl)
+            cols = _columns(data, [source, target, *wl], what)
+            src_x, dst_x = cols[0], cols[1]
+            if wl:
+                ws_cols = [as_ndarray(c, f"column {c!r}", copy) for c in cols[2:]]
+                w_x = ws_cols[0] if len(ws_cols) == 1 else np.stack(ws_cols, axis=1)
+            else:
+                w_x = None
+        else:
+            raise TypeError(f"cannot make a graph from {type(data).__module__}.{type(data).__name__}; accepted: {GRAPH_KINDS}")
+
+    src = as_ids(src_x, "src", copy)
+    dst_a = as_ids(dst_x, "dst", copy)
+    if len(src) != len(dst_a):
+        raise InvalidArgumentError(f"src has {len(src)} ids and dst {len(dst_a)}; give one target per source")
+    m = len(src)
+    if w_x is None:
+        kk = 1 if k is None else int(k)
+        wt = weight_type or "int32"
+        w = np.empty(0, dtype=np.dtype(wt))
+    else:
+        w, kk, wt = as_weights(w_x, m, "weights", weight_type, copy)
+        if k is not None and k != kk:
+            raise InvalidArgumentError(f"k={k} but the weights have {kk} columns")
+    if not names:
+        names = tuple(f"w{i}" for i in range(kk)) if kk > 1 else ("weight",)
+    if n is None:
+        n = int(max(src.max(initial=-1), dst_a.max(initial=-1))) + 1
+    if not isinstance(n, (int, np.integer)) or n < 0 or n > _INT32_MAX:
+        raise InvalidArgumentError(f"n={n!r}: the vertex count is an int in [0, 2^31 - 1]")
+    return Edges(
+        n=int(n),
+        src=src,
+        dst=dst_a,
+        weights=w,
+        k=kk,
+        weight_type=wt,
+        directed=directed_default if directed is None else bool(directed),
+        nodes=nodes,
+        weight_names=names,
+    )
+
+
+def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | None = None) -> Rows:
+    """Batch rows -> Rows. ``obj`` is ``(src, dst[, weights])`` arrays or a list of row tuples
+    ``(u, v[, w...])`` (for k > 1 the weights as k values or one sequence)."""
+    import numpy as np
+
+    if isinstance(obj, tuple) and len(obj) in (2, 3) and not all(isinstance(c, (int, float, np.number)) for c in obj):
+        src = as_ids(obj[0], f"{name} src", copy)
+        dst = as_ids(obj[1], f"{name} dst", copy)
+        if len(src) != len(dst):
+            raise InvalidArgumentError(f"{name}: {len(src)} sources and {len(dst)} targets; give one target per source")
+        w_x = obj[2] if len(obj) == 3 else None
+    elif isinstance(obj, (list, tuple)):
+        flat: list[list[float]] = []
+        for i, r in enumerate(obj):
+            r = tuple(r)
+            if len(r) == 3 and isinstance(r[2], (list, tuple)) or (len(r) == 3 and hasattr(r[2], "__len__")):
+                r = (r[0], r[1], *r[2])
+            if len(r) < 2:
+                raise InvalidArgumentError(f"{name} row {i}: {r!r}; a row is (u, v[, w...])")
+            flat.append(list(r))
+        width = {len(r) for r in flat}
+        if len(width) > 1:
+            raise InvalidArgumentError(f"{name}: rows of different lengths {sorted(width)}; give every row the same k weights")
+        table = np.asarray(flat, dtype=np.float64).reshape(len(flat), -1) if flat else np.zeros((0, 2 + (k if with_weights else 0)))
+        ids = table[:, :2]
+        if ids.size and not np.all(ids == np.round(ids)):
+            raise TypeError(f"{name}: vertex ids are integers")
+        src = as_ids(ids[:, 0].astype(np.int64), f"{name} src", None)
+        dst = as_ids(ids[:, 1].astype(np.int64), f"{name} dst", None)
+        w_x = table[:, 2:] if table.shape[1] > 2 else None
+    else:
+        raise TypeError(f"{name} must be (src, dst[, weights]) arrays or a list of (u, v[, w...]) rows, not {type(obj).__name__}")
+    if not with_weights:
+        if w_x is not None and np.asarray(w_x).size:
+            raise InvalidArgumentError(f"{name} takes no weights")
+        return Rows(src, dst, np.empty(0, dtype=np.float64))
+    if w_x is None:
+        if name == "set_weights":
+            raise InvalidArgumentError("set_weights rows need weights: (u, v, w...)")
+        return Rows(src, dst, np.empty(0, dtype=np.float64))
+    w, kk, _ = as_weights(w_x, len(src), f"{name} weights", "float64", copy)
+    if kk != k:
+        raise InvalidArgumentError(f"{name}: rows carry {kk} weights, the batch k={k}")
+    return Rows(src, dst, w)

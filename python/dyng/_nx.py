@@ -1,0 +1,88 @@
+"""The NetworkX backend ``dyng`` (entry point ``networkx.backends``)::
+
+    nx.single_source_dijkstra_path_length(G, s, backend="dyng")
+
+NetworkX converts the graph with :meth:`BackendInterface.convert_from_nx` and calls the function
+of the same name here. Semantics match NetworkX's: the same distances (int or float as the
+weights), unreachable nodes absent, ``cutoff`` honoured, missing weights count 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._nx_info import FUNCTIONS
+
+__all__ = ["backend_interface", "NxGraph"]
+
+
+class NxGraph:
+    """A NetworkX graph converted for dyng: the dyng.Graph and the node labels."""
+
+    __networkx_backend__ = "dyng"
+
+    def __init__(self, graph: Any, nodes: list[Any], weight: str | None, directed: bool) -> None:
+        self.graph = graph
+        self.nodes = nodes
+        self.index = {v: i for i, v in enumerate(nodes)}
+        self.weight = weight
+        self.directed = directed
+
+    def is_directed(self) -> bool:
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        return False
+
+
+class BackendInterface:
+    @staticmethod
+    def convert_from_nx(G: Any, edge_attrs: Any = None, node_attrs: Any = None, preserve_edge_attrs: bool = False,
+                        preserve_node_attrs: bool = False, preserve_graph_attrs: bool = False, name: str | None = None,
+                        graph_name: str | None = None) -> NxGraph:
+        from ._graph import as_graph
+
+        weight = None
+        if edge_attrs:
+            weight = next(iter(edge_attrs))
+        nodes = list(G)
+        g = as_graph(G, weight=weight) if weight is not None else as_graph(G, weight=["__dyng_unweighted__"])
+        return NxGraph(g, nodes, weight, bool(G.is_directed()))
+
+    @staticmethod
+    def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
+        return obj
+
+    @staticmethod
+    def can_run(name: str, args: Any, kwargs: Any) -> bool | str:
+        if name not in FUNCTIONS:
+            return f"dyng does not implement {name}"
+        if callable(kwargs.get("weight")) or (len(args) > 3 and callable(args[3])):
+            return "dyng takes weights from an edge attribute, not a callable"
+        return True
+
+    @staticmethod
+    def should_run(name: str, args: Any, kwargs: Any) -> bool | str:
+        return "dyng runs when asked (backend='dyng')"
+
+    @staticmethod
+    def single_source_dijkstra_path_length(G: NxGraph, source: Any, cutoff: Any = None, weight: Any = "weight") -> dict[Any, Any]:
+        import networkx as nx
+        import numpy as np
+
+        from . import sssp
+
+        if source not in G.index:
+            raise nx.NodeNotFound(f"Node {source} not found in graph")
+        r = sssp.compute(G.graph, G.index[source])
+        d = r.distances.to_numpy()
+        inf = np.iinfo(np.int64).max if d.dtype == np.int64 else np.inf
+        reach = np.flatnonzero(d != inf)
+        if cutoff is not None:
+            reach = reach[d[reach] <= cutoff]
+        order = reach[np.argsort(d[reach], kind="stable")]
+        vals = d[order].tolist()
+        return {G.nodes[i]: vals[j] for j, i in enumerate(order.tolist())}
+
+
+backend_interface = BackendInterface()

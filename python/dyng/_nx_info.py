@@ -1,0 +1,25 @@
+"""NetworkX's description of the dyng backend (entry point ``networkx.backend_info``). Importing
+this module imports nothing of dyng's native code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FUNCTIONS: dict[str, dict[str, Any]] = {
+    "single_source_dijkstra_path_length": {
+        "additional_docs": "Runs dyng.sssp.compute (non-negative weights; callable weights are not supported).",
+        "additional_parameters": {},
+    },
+}
+
+
+def get_info() -> dict[str, Any]:
+    return {
+        "backend_name": "dyng",
+        "project": "dyng",
+        "package": "dyng",
+        "url": "docs/python.md",
+        "short_summary": "Dynamic-graph algorithms (dyng's CPU module).",
+        "functions": FUNCTIONS,
+        "default_config": {},
+    }

@@ -1,0 +1,36 @@
+"""``dyng.update``: commit a batch once and update every result on the graph."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from . import _backend
+from ._errors import InvalidArgumentError
+from ._graph import Batch, CommitStats, Graph, as_batch
+from ._resources import Resources, resolve
+
+__all__ = ["update"]
+
+
+def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources: Resources | None = None) -> CommitStats:
+    """Commits ``batch`` to ``graph`` once and brings every result in ``results`` up to date
+    (results of any family, in order). Results on the graph that are not passed become stale.
+    Raises StaleResultError if a result did not match the graph before the batch, and
+    InvalidArgumentError for an invalid batch or a result of another graph; then nothing has
+    changed."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a dyng.Graph, not {type(graph).__name__}")
+    b = as_batch(batch)
+    natives = []
+    for i, r in enumerate(results):
+        g = getattr(r, "_graph", None)
+        if g is None:
+            raise TypeError(f"results[{i}] is a {type(r).__name__}, not a dyng result")
+        if g is not graph:
+            raise InvalidArgumentError(f"results[{i}] belongs to another graph; dyng.update updates the results of `graph` only")
+        natives.append(r._r)
+    res = resolve(resources)
+    with graph._lock, res._lock:
+        res._sync_log_level()
+        s = _backend.native().update(res._native, graph._g, b._b, natives)
+    return CommitStats._of(s)

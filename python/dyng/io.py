@@ -1,0 +1,83 @@
+"""Reading and writing graphs and batches (formats: docs/io.md). Every reader takes plain text
+or gzip (by magic bytes)."""
+
+from __future__ import annotations
+
+import os
+from typing import Literal, Sequence
+
+from . import _backend
+from ._graph import Batch, Graph, _enum, as_batch
+from ._resources import Resources, resolve
+
+__all__ = ["read", "read_batch", "write_graph", "write_batch", "FORMATS"]
+
+FORMATS = ("dimacs", "snap", "matrix_market", "csv", "tntp", "mosp_csr")
+
+
+def _format(core: object, name: str | None) -> object:
+    if name is None:
+        return core.IoFormat.automatic  # type: ignore[attr-defined]
+    f = core.parse_format(name)  # type: ignore[attr-defined]
+    if f is None:
+        from ._errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"format={name!r}; use None (detect) or one of {', '.join(FORMATS)}")
+    return f
+
+
+def read(
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    *,
+    weight_type: Literal["int32", "float64"] | None = None,
+    directed: bool | None = None,
+    duplicates: Literal["min_weight", "keep", "error"] = "min_weight",
+    k: int = 1,
+    random_weight_seed: int | None = None,
+    file_weights: bool = True,
+    tntp_columns: Sequence[str] | None = None,
+    resources: Resources | None = None,
+) -> Graph:
+    """Reads a graph file (DIMACS .gr, SNAP, MatrixMarket .mtx, CSV/TSV, TNTP, the MOSP CSR
+    directory; optionally gzipped). ``format=None`` detects it from the name, then the content.
+    ``graph.info`` tells the format read, the id offset (file id = vertex + id_offset), the
+    weight names and a description. Raises dyng.IOError naming the file and line."""
+    core = _backend.native()
+    res = resolve(resources)
+    o = core.ReadOptions()
+    o.format = _format(core, format)
+    o.weight_type = None if weight_type is None else _enum(core.WeightType, weight_type, "weight_type")
+    o.directed = directed
+    o.duplicates = _enum(core.DuplicateEdges, duplicates, "duplicates")
+    o.k = k
+    o.random_weight_seed = random_weight_seed
+    o.file_weights = file_weights
+    if tntp_columns is not None:
+        o.tntp_columns = list(tntp_columns)
+    with res._lock:
+        res._sync_log_level()
+        g, fmt, offset, names, desc = core.read_graph(res._native, os.fspath(path), o)
+    return Graph._wrap(g, None, {"format": fmt.name, "id_offset": offset, "weight_names": tuple(names),
+                                  "description": desc, "path": os.fspath(path)})
+
+
+def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["set", "mosp"] = "set",
+               id_offset: int = 0) -> Batch:
+    """Reads a batch file (`+ u v w..`, `- u v`, `= u v w..`; ids are file ids = vertex + id_offset)."""
+    core = _backend.native()
+    b = Batch.__new__(Batch)
+    b._b = core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"), id_offset)
+    return b
+
+
+def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None = None) -> None:
+    """Writes ``graph`` as an edge list (format from the extension when None; `.gz` compresses)."""
+    core = _backend.native()
+    with graph._lock:
+        core.write_graph(os.fspath(path), graph._g, _format(core, format))
+
+
+def write_batch(path: str | os.PathLike[str], batch: Batch, id_offset: int = 0) -> None:
+    """Writes ``batch`` in the text format :func:`read_batch` reads."""
+    _backend.native().write_batch(os.fspath(path), as_batch(batch)._b, id_offset)

@@ -1,0 +1,223 @@
+"""Single-source shortest paths on a dynamic graph: compute once, update after each batch.
+
+Distances are int64 for int32 weights and float64 for float64 weights; unreachable vertices
+have the largest int64 or +inf, and parent -1 (as the source). Parents follow one canonical
+rule (the lowest-id tight in-neighbour; docs/adr/0003), so an update equals a recompute exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from . import _backend
+from ._array import Array
+from ._errors import InvalidArgumentError, StaleResultError
+from ._graph import Batch, Graph, _enum, as_batch
+from ._resources import Resources, resolve
+
+if TYPE_CHECKING:
+    import numpy as np  # noqa: F401
+
+__all__ = ["Result", "Stats", "compute", "update", "verify", "engines", "from_arrays"]
+
+Strategy = Literal["automatic", "incremental", "recompute"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """What the last compute or update did."""
+
+    invalidated: int  # vertices whose distance was reset
+    affected: int  # vertices re-evaluated
+    relaxations: int  # arcs relaxed
+    iterations: int  # propagation rounds or heap pops
+    recomputed: bool  # the update recomputed from scratch
+    engine: str  # id of the engine that ran
+
+
+def _stats(s: Any) -> Stats:
+    return Stats(s.invalidated, s.affected, s.relaxations, s.iterations, s.recomputed, s.engine)
+
+
+class Result:
+    """Shortest paths from :attr:`source` on :attr:`graph`. Read :attr:`distances` and
+    :attr:`parents` (read-only :class:`dyng.Array` snapshots); bring it up to date with
+    :func:`update` or ``dyng.update(graph, batch, results=[...])``. After its graph changed
+    without it, reading it raises :class:`dyng.StaleResultError`.
+
+    Threads: reads are safe from any thread; updates of the results of one graph are serialized
+    by the graph's lock. Pickles together with its graph (``pickle.dumps((graph, result))``
+    restores a result that is current for the restored graph)."""
+
+    __slots__ = ("_r", "_graph", "_cache", "_cache_version", "__weakref__")
+
+    def __init__(self, native: Any, graph: Graph) -> None:
+        self._r = native
+        self._graph = graph
+        self._cache: dict[str, Array] = {}
+        self._cache_version = -1
+
+    family = "sssp"
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def source(self) -> int:
+        return int(self._r.source)
+
+    @property
+    def objective(self) -> int:
+        return int(self._r.params.objective)
+
+    def is_current(self) -> bool:
+        """Whether the result matches its graph as it is now."""
+        return bool(self._r.is_current(self._graph._g))
+
+    def _check(self, what: str) -> None:
+        if not self._r.is_current(self._graph._g):
+            raise StaleResultError(
+                f"sssp result (source {self.source}): {what} of a stale result; it matches graph "
+                f"version {self._r.graph_version}, the graph is at version {self._graph.version}. "
+                "Pass the result to dyng.update(graph, batch, results=[...]) when changing the graph, "
+                "or compute it again"
+            )
+
+    def _array(self, name: str) -> Array:
+        g = self._graph
+        with g._lock:
+            self._check(name)
+            version = self._r.graph_version
+            if self._cache_version != version:
+                self._cache = {}
+                self._cache_version = version
+            a = self._cache.get(name)
+            if a is None:
+                a = self._cache[name] = Array(getattr(self._r, name)())
+        return a
+
+    @property
+    def distances(self) -> Array:
+        """Distances from the source (int64 or float64)."""
+        return self._array("distances")
+
+    @property
+    def parents(self) -> Array:
+        """The canonical shortest-path tree: parent of each vertex, -1 for the source and
+        unreachable vertices."""
+        return self._array("parents")
+
+    @property
+    def zero_arcs(self) -> Array:
+        """Fewest zero-weight arcs on a shortest path to each vertex (part of the canonical key)."""
+        return self._array("zero_arcs")
+
+    @property
+    def stats(self) -> Stats:
+        """Stats of the last compute or update."""
+        return _stats(self._r.last_stats)
+
+    def __repr__(self) -> str:
+        state = "current" if self.is_current() else "stale"
+        return f"dyng.sssp.Result(source={self.source}, n={self._r.size}, {state})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        p = self._r.params
+        return (_rebuild_result, (self._graph, p.source, p.objective, p.engine, p.strategy.name,
+                                  p.recompute_fraction, self.distances.to_numpy(copy=True),
+                                  self.parents.to_numpy(copy=True)))
+
+
+def _params(core: Any, source: int, objective: int, engine: str | None, strategy: str,
+            recompute_fraction: float) -> Any:
+    p = core.SsspParams()
+    p.source = source
+    p.objective = objective
+    p.engine = engine or ""
+    p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
+    p.recompute_fraction = recompute_fraction
+    return p
+
+
+def compute(
+    graph: Graph,
+    source: int,
+    *,
+    objective: int = 0,
+    engine: str | None = None,
+    strategy: Strategy = "automatic",
+    recompute_fraction: float = 0.25,
+    resources: Resources | None = None,
+) -> Result:
+    """Shortest paths from ``source`` over weight column ``objective``.
+
+    ``engine`` pins an engine by id (:func:`engines`); ``strategy`` and ``recompute_fraction``
+    say how later updates run. Raises InvalidArgumentError (source or objective out of range),
+    NotSupportedError (a pinned engine that declines)."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a dyng.Graph (dyng.as_graph(...) makes one), not {type(graph).__name__}")
+    core = _backend.native()
+    res = resolve(resources)
+    p = _params(core, source, objective, engine, strategy, recompute_fraction)
+    with graph._lock, res._lock:
+        res._sync_log_level()
+        r = core.sssp_compute(res._native, graph._g, p)
+    return Result(r, graph)
+
+
+def update(result: Result, batch: Batch, *, resources: Resources | None = None) -> Stats:
+    """Commits ``batch`` to ``result.graph`` and updates ``result``; returns its stats. Other
+    results on the graph become stale (use ``dyng.update`` to update several at once). On an
+    error (invalid batch, stale result) nothing has changed."""
+    if type(result) is not Result:
+        raise TypeError(f"result must be a dyng.sssp.Result, not {type(result).__name__}")
+    b = batch if type(batch) is Batch else as_batch(batch)
+    res = resources if resources is not None else resolve(None)
+    g = result._graph
+    with g._lock, res._lock:
+        res._sync_log_level()
+        s = _backend._module.sssp_update(res._native, g._g, b._b, result._r)  # type: ignore[union-attr]
+    return _stats(s)
+
+
+def verify(result: Result) -> str:
+    """Checks ``result`` against a sequential Dijkstra, element by element: '' when equal, else
+    the first mismatch."""
+    g = result._graph
+    with g._lock:
+        result._check("verify")
+        return str(_backend.native().sssp_verify(g._g, result._r))
+
+
+def engines(resources: Resources | None = None) -> list[str]:
+    """Engine ids of the family, in ranking order for the backend."""
+    return list(_backend.native().sssp_engines(resolve(resources)._native))
+
+
+def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, objective: int = 0,
+                canonicalize: bool = True, resources: Resources | None = None) -> Result:
+    """Adopts distances and parents computed elsewhere (checked against ``graph`` in O(m));
+    with ``canonicalize`` the parents are replaced by the canonical ones."""
+    import numpy as np
+
+    core = _backend.native()
+    res = resolve(resources)
+    d = np.ascontiguousarray(distances)
+    if d.dtype not in (np.int64, np.float64):
+        raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
+    par = np.ascontiguousarray(parents, dtype=np.int32)
+    p = _params(core, source, objective, None, "automatic", 0.25)
+    with graph._lock, res._lock:
+        r = core.sssp_from_arrays(res._native, graph._g, p, d, par, canonicalize)
+    return Result(r, graph)
+
+
+def _rebuild_result(graph: Graph, source: int, objective: int, engine: str, strategy: str, fraction: float,
+                    distances: Any, parents: Any) -> Result:
+    r = from_arrays(graph, source, distances, parents, objective=objective, canonicalize=False,
+                    resources=Resources.sequential())
+    core = _backend.native()
+    r._r.set_params(_params(core, source, objective, engine, strategy, fraction))
+    return r

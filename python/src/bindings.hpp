@@ -1,0 +1,57 @@
+#pragma once
+// Shared helpers of the dyng._core bindings. The bindings are thin: one binding per C++ function,
+// the same names and defaults, array constraints in the signatures, no policy (that is the typed
+// Python layer's, python/dyng). See docs/adr/0004-python-package.md.
+#include <dyng/core/error.hpp>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace dyng::python {
+
+namespace nb = nanobind;
+
+/// A 1-D, C-contiguous host array of T, never converted (.noconvert() at the binding): the typed
+/// layer decides about copies, so a silent one cannot hide here.
+template <class T>
+using in_array = nb::ndarray<T const, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+/// A NumPy array that owns `v` (moved in; no copy).
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> owned_array(std::vector<T>&& v)
+{
+  auto* held = new std::vector<T>(std::move(v));
+  nb::capsule owner(held, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(held->data(), {held->size()}, owner);
+}
+
+/// A NumPy copy of `s`.
+template <class T>
+nb::ndarray<nb::numpy, std::remove_const_t<T>, nb::ndim<1>> copied_array(std::span<T> s)
+{
+  return owned_array(std::vector<std::remove_const_t<T>>(s.begin(), s.end()));
+}
+
+template <class T>
+std::span<T const> as_span(in_array<T> const& a)
+{
+  return {a.data(), a.shape(0)};
+}
+
+/// Raises a pending KeyboardInterrupt (or another signal handler's exception) as soon as a long
+/// native phase returns, before the next phase starts.
+inline void check_signals()
+{
+  if (PyErr_CheckSignals() != 0) throw nb::python_error();
+}
+
+void bind_errors(nb::module_& m);
+void bind_core(nb::module_& m);
+void bind_graph(nb::module_& m);
+void bind_sssp(nb::module_& m);
+void bind_io(nb::module_& m);
+
+}  // namespace dyng::python

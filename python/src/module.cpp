@@ -1,0 +1,13 @@
+// dyng._core: the CPU module (sequential and OpenMP backends). Importing it imports nothing else:
+// the error classes of dyng._errors are looked up when the first error is translated.
+#include "bindings.hpp"
+
+NB_MODULE(_core, m)
+{
+  m.doc() = "dyng's native module (CPU backends): thin bindings of libdyng; use the typed package dyng.";
+  dyng::python::bind_errors(m);
+  dyng::python::bind_core(m);
+  dyng::python::bind_graph(m);
+  dyng::python::bind_sssp(m);
+  dyng::python::bind_io(m);
+}
