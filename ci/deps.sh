@@ -10,7 +10,7 @@ packages=(
   zlib1g-dev                       # gzip input files
   libcli11-dev                     # the command line, apps/dyng
   clang libclang-rt-14-dev         # libFuzzer targets (cpp/fuzz)
-  git python3
+  git python3 python3-venv python3-dev  # python3-*: ci/python.sh
 )
 
 missing=()

@@ -3,8 +3,10 @@
 #   1. ci/deps.sh            installs missing Debian packages
 #   2. preset dev            configure, build, ctest -L cpu (Debug, -Werror)
 #   3. preset asan           the same with AddressSanitizer + UBSan
-#   4. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
-# Any failure stops the run with a non-zero exit. Builds in build/dev and build/asan.
+#   4. preset cuda-ci        only when nvcc is found: the CUDA backend compiled for sm_90 (Debug,
+#                            -Werror), ctest of every label (gpu tests skip without a device)
+#   5. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
+# Any failure stops the run with a non-zero exit. Builds in build/dev, build/asan, build/cuda-ci.
 # Environment: DYNG_CI_JOBS (parallel build and test jobs, default 2),
 #              DYNG_CI_FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -27,6 +29,14 @@ cmake --workflow --preset dev 2>&1 | tee -a "$log"
 step "asan: configure, build, test with ASan + UBSan"
 cmake --workflow --preset asan 2>&1 | tee -a "$log"
 
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [[ -x $nvcc ]]; then
+  step "cuda-ci: configure, build, test the CUDA backend (sm_90, gpu tests skip without a device)"
+  CUDACXX=${CUDACXX:-$nvcc} cmake --workflow --preset cuda-ci 2>&1 | tee -a "$log"
+else
+  step "cuda-ci: skipped, no nvcc"
+fi
+
 if [[ -f cpp/fuzz/run.sh ]]; then
   step "fuzz: the readers for ${fuzz_seconds}s"
   bash cpp/fuzz/run.sh "$fuzz_seconds"
@@ -40,5 +50,6 @@ if ((passed == 0)); then
   echo "ci/test.sh: no test ran" >&2
   exit 1
 fi
+step "python: venv, pip install ., pytest, mypy"; bash ci/python.sh
 step "done"
 echo "ci: $passed passed, 0 failed"

@@ -28,6 +28,8 @@ class Array:
 
         if not isinstance(data, np.ndarray):
             raise TypeError("dyng.Array wraps a NumPy array; results make them")
+        if data.dtype.kind in "iu" and data.dtype.char in "qQ":  # DLPack gives long long: say int64
+            data = data.view(np.dtype(f"{data.dtype.kind}{data.dtype.itemsize}"))
         if data.flags.writeable:
             data = data.view()
             data.flags.writeable = False

@@ -19,7 +19,7 @@ void bind_sssp(nb::module_& m)
       .def_prop_ro("graph_id", &result_base::graph_id)
       .def_prop_ro("graph_version", &result_base::graph_version)
       .def("is_current", &result_base::is_current, nb::arg("g"))
-      .def_prop_ro("family", &result_base::family);
+      .def_prop_ro("family", [](result_base const& r) { return std::string(r.family()); });
 
   m.def(
       "update",

@@ -1,0 +1,168 @@
+"""Every graph input goes through one normalization function; bad inputs give clear errors."""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+import scipy.sparse as sp
+
+import dyng
+
+SRC, DST, W = [0, 0, 2, 1], [1, 2, 1, 3], [4, 1, 2, 5]
+EXPECTED = [0, 3, 1, 8]
+
+
+def dist(g: dyng.Graph) -> list[int]:
+    return dyng.sssp.compute(g, 0).distances.tolist()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: dyng.Graph(SRC, DST, W),
+        lambda: dyng.Graph(np.array(SRC, np.int64), np.array(DST, np.uint16), np.array(W, np.int64)),
+        lambda: dyng.as_graph((np.array(SRC), np.array(DST), np.array(W))),
+        lambda: dyng.Graph.from_scipy(sp.csr_array((W, (SRC, DST)), shape=(4, 4))),
+        lambda: dyng.Graph.from_scipy(sp.coo_matrix((W, (SRC, DST)), shape=(4, 4))),
+        lambda: dyng.Graph.from_pandas(pd.DataFrame({"src": SRC, "dst": DST, "w": W}), weight="w"),
+        lambda: dyng.Graph.from_pandas(pd.DataFrame({"a": SRC, "b": DST, "w": W}), source="a", target="b", weight="w"),
+        lambda: dyng.Graph.from_arrow(pa.table({"src": SRC, "dst": DST, "weight": W}), weight="weight"),
+        lambda: dyng.as_graph(pd.DataFrame({"src": SRC, "dst": DST, "w": W}), weight="w"),
+    ],
+)
+def test_inputs_give_the_same_graph(make) -> None:  # type: ignore[no-untyped-def]
+    g = make()
+    assert g.num_vertices == 4 and g.num_edges == 4
+    assert dist(g) == EXPECTED
+
+
+def test_networkx_input_with_labels_and_default_weight() -> None:
+    G = nx.DiGraph()
+    G.add_edge("a", "b", weight=4)
+    G.add_edge("a", "c", weight=1)
+    G.add_edge("c", "b", weight=2)
+    G.add_edge("b", "d")  # no weight: 1
+    g = dyng.Graph.from_networkx(G)
+    assert g.nodes == ["a", "b", "c", "d"] and g.directed
+    assert dist(g) == [0, 3, 1, 4]
+    u = dyng.Graph.from_networkx(nx.path_graph(3), weight=None)
+    assert not u.directed and u.num_edges == 4
+
+
+def test_dlpack_producer_input() -> None:
+    g = dyng.Graph(dyng.Array(np.array(SRC, np.int32)), np.array(DST, np.int32), np.array(W, np.int32))
+    assert dist(g) == EXPECTED
+
+
+def test_undirected_and_float() -> None:
+    g = dyng.Graph([0, 1], [1, 2], [1.5, 2.0], directed=False)
+    assert g.weight_type == "float64" and not g.directed
+    assert dyng.sssp.compute(g, 2).distances.tolist() == [3.5, 2.0, 0.0]
+
+
+def test_copy_false_refuses_to_copy() -> None:
+    ok = dyng.Graph(np.array(SRC, np.int32), np.array(DST, np.int32), np.array(W, np.int32), copy=False)
+    assert dist(ok) == EXPECTED
+    with pytest.raises(ValueError, match="copy=False"):
+        dyng.Graph(np.array(SRC, np.int64), np.array(DST, np.int32), copy=False)
+    with pytest.raises(ValueError, match="copy=False.*C-contiguous"):
+        dyng.Graph(np.arange(8, dtype=np.int32)[::2], np.array(DST, np.int32), copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        dyng.Graph(SRC, DST, copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        dyng.Graph.from_scipy(sp.csr_array((W, (SRC, DST)), shape=(4, 4))) if False else dyng.as_graph(sp.csr_array((W, (SRC, DST)), shape=(4, 4)), copy=False)
+
+
+def test_non_contiguous_is_copied_by_default() -> None:
+    src = np.array([[0, 9], [0, 9], [2, 9], [1, 9]], dtype=np.int32)[:, 0]
+    assert not src.flags.c_contiguous
+    assert dist(dyng.Graph(src, DST, W)) == EXPECTED
+
+
+def test_native_boundary_refuses_non_contiguous() -> None:
+    from dyng import _core
+
+    a = np.arange(8, dtype=np.int32)[::2]
+    with pytest.raises(TypeError):
+        _core.Graph.from_edges(_core.Resources.sequential(), 8, a, a, np.empty(0, np.int32), _core.GraphOptions())
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        (([0.5, 1.0], [1, 2]), {}, TypeError, "dtype float64; vertex ids are integers"),
+        ((["a"], ["b"]), {}, TypeError, "vertex ids are integers"),
+        (([0, 1], [1]), {}, ValueError, "one target per source"),
+        (([[0, 1]], [[1, 2]]), {}, ValueError, "must be 1-D"),
+        (([0, 1], [1, 2], [1]), {}, ValueError, "1 rows for 2 edges"),
+        (([0, 1], [1, 2], [1, -2]), {}, dyng.InvalidArgumentError, "negative|weight"),
+        (([0, 1], [1, 2], [1.0, float("nan")]), {}, dyng.InvalidArgumentError, "NaN|finite|weight"),
+        (([0, 5], [1, 2]), {"n": 3}, dyng.InvalidArgumentError, "out of range"),
+        (([0, -1], [1, 2]), {}, dyng.InvalidArgumentError, "out of range"),
+        (([0, 2**40], [1, 2]), {}, dyng.InvalidArgumentError, "out of range"),
+        (([0, 1], [1, 2], [True, False]), {}, TypeError, "weights are numbers"),
+        (([0, 1], [1, 2], [1.5, 2]), {"weight_type": "int32"}, ValueError, "non-integer"),
+        (({"a": 1},), {}, TypeError, "accepted"),
+    ],
+)
+def test_bad_inputs(args, kwargs, error, match) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=match):
+        dyng.Graph(*args, **kwargs)
+
+
+def test_missing_column_is_named() -> None:
+    with pytest.raises(ValueError, match="no column 'w'"):
+        dyng.Graph.from_pandas(pd.DataFrame({"src": SRC, "dst": DST}), weight="w")
+
+
+def test_batch_from_arrays_and_lists() -> None:
+    b1 = dyng.Batch.from_arrays(insert=[(0, 3, 2), (3, 0, 1)], erase=[(2, 1)])
+    b2 = dyng.Batch.from_arrays(insert=(np.array([0, 3]), np.array([3, 0]), np.array([2, 1])), erase=(np.array([2]), np.array([1])))
+    for b in (b1, b2):
+        assert (len(b), b.k, b.semantics, b.missing) == (3, 1, "set", "error")
+        assert b.insertions[0].tolist() == [0, 3] and b.deletions[1].tolist() == [1]
+        assert "2 insertions" in repr(b)
+    k2 = dyng.Batch.from_arrays(insert=[(0, 1, [1, 2])], set_weights=[(1, 2, 3, 4)], k=2, semantics="mosp")
+    assert k2.weight_changes[2].tolist() == [[3.0, 4.0]] and k2.semantics == "mosp"
+    with pytest.raises(ValueError, match="2 weights"):
+        dyng.Batch.from_arrays(insert=[(0, 1, 1, 2)], k=1)
+    with pytest.raises(ValueError, match="takes no weights"):
+        dyng.Batch.from_arrays(erase=[(0, 1, 5)])
+    with pytest.raises(ValueError, match="semantics"):
+        dyng.Batch(semantics="other")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="k >= 1"):
+        dyng.Batch(0)
+
+
+def test_random_batch_and_graph_copy() -> None:
+    g = dyng.Graph(SRC, DST, W)
+    b = dyng.Batch.random(g, 3, seed=5)
+    assert len(b) <= 3
+    c = g.copy()
+    dyng.update(c, b)
+    assert g.version == 0 and c.version == 1
+    off, tgt, w = g.to_csr()
+    assert off.tolist() == [0, 2, 3, 4, 4] and w.shape == (4, 1)
+
+
+def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    g = dyng.io.read(dyng.datasets.rome99_path())
+    assert g.num_vertices == 3353 and g.info["format"] == "dimacs" and g.info["id_offset"] == 1
+    p = tmp_path / "g.csv"
+    dyng.io.write_graph(p, dyng.Graph(SRC, DST, W))
+    assert dist(dyng.io.read(p)) == EXPECTED
+    assert dist(dyng.io.read(p, format="csv")) == EXPECTED
+    bad = tmp_path / "bad.gr"
+    bad.write_text("p sp 2 1\na 1 x 3\n")
+    with pytest.raises(dyng.IOError, match="bad.gr:2") as e:
+        dyng.io.read(bad)
+    assert isinstance(e.value, OSError)
+    with pytest.raises(OSError):
+        dyng.io.read(tmp_path / "missing.gr")
+    with pytest.raises(ValueError, match="format"):
+        dyng.io.read(p, format="xls")
+    bp = tmp_path / "b.txt"
+    dyng.io.write_batch(bp, dyng.Batch().insert(0, 3, 2).erase(2, 1))
+    b = dyng.io.read_batch(bp)
+    assert (b.insertions[0].tolist(), b.deletions[0].tolist()) == ([0], [2])

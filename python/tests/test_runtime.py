@@ -1,0 +1,155 @@
+"""Resources, config, errors, logging, pickling, threads, the CLI, the NetworkX backend."""
+
+import io
+import logging
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import dyng
+
+
+def test_resources() -> None:
+    s = dyng.Resources.sequential()
+    assert (s.backend, s.threads) == ("sequential", 1)
+    o = dyng.Resources.openmp(2)
+    assert (o.backend, o.threads) == ("openmp", 2)
+    assert dyng.Resources.openmp().threads >= 1
+    with pytest.raises(ValueError):
+        dyng.Resources.openmp(0)
+    with pytest.raises(dyng.NotSupportedError, match="dyng-cu13") as e:
+        dyng.Resources.cuda()
+    assert isinstance(e.value, NotImplementedError)
+    assert "sequential" in repr(s)
+    o.enable_profiler()
+    g = dyng.Graph([0], [1], [1])
+    dyng.sssp.compute(g, 0, resources=o)
+    assert "stages" in o.profile()
+
+
+def test_error_hierarchy() -> None:
+    assert issubclass(dyng.InvalidArgumentError, ValueError) and issubclass(dyng.InvalidArgumentError, dyng.Error)
+    assert issubclass(dyng.StaleResultError, dyng.InvalidArgumentError)
+    assert issubclass(dyng.NotSupportedError, NotImplementedError)
+    assert issubclass(dyng.IOError, OSError) and dyng.IOError is not OSError
+    assert issubclass(dyng.CudaError, RuntimeError)
+    assert issubclass(dyng.BackendWarning, UserWarning)
+
+
+def test_config_and_show_config() -> None:
+    c = dyng.config()
+    assert c["module"] == "dyng._core" and c["version"] == dyng.__version__
+    assert "sequential" in c["backends"] and c["cuda"] is False
+    out = io.StringIO()
+    dyng.show_config(out)
+    assert "native module  : dyng._core" in out.getvalue()
+
+
+def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    e = dict(os.environ, **env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e)
+
+
+def test_cpu_only_env_and_function() -> None:
+    p = _run("import dyng; print(dyng.config()['selection'])", DYNG_CPU_ONLY="yes")
+    assert "DYNG_CPU_ONLY" in p.stdout
+    p = _run("import dyng; print(dyng.config()['selection'])", DYNG_CPU_ONLY="off")
+    assert "no CUDA plugin" in p.stdout
+    p = _run("import warnings, dyng; warnings.simplefilter('error'); dyng.config()", DYNG_CPU_ONLY="maybe")
+    assert "BackendWarning" in p.stderr and "not a boolean" in p.stderr
+    p = _run("import dyng; dyng.use_cpu_only(); print(dyng.config()['selection'])")
+    assert "use_cpu_only" in p.stdout
+
+
+def test_native_log_goes_to_logging(caplog: pytest.LogCaptureFixture) -> None:
+    g = dyng.io.read(dyng.datasets.rome99_path())
+    r = dyng.sssp.compute(g, 0, resources=dyng.Resources.sequential())
+    with caplog.at_level(logging.DEBUG, logger="dyng"):
+        # A batch that invalidates most of the tree makes the automatic strategy recompute, and log it.
+        off, tgt, _ = g.to_csr()
+        src = np.repeat(np.arange(g.num_vertices, dtype=np.int32), np.diff(off))
+        b = dyng.Batch.from_arrays(erase=(src[:4000], tgt[:4000]))
+        s = dyng.sssp.update(r, b, resources=dyng.Resources.sequential())
+    assert s.recomputed
+    assert any(rec.name == "dyng" for rec in caplog.records), caplog.records
+
+
+def test_pickle_graph_result_batch() -> None:
+    g = dyng.Graph([0, 0, 2, 1], [1, 2, 1, 3], [4, 1, 2, 5], n=4)
+    r = dyng.sssp.compute(g, 0)
+    g2, r2 = pickle.loads(pickle.dumps((g, r)))
+    assert r2.is_current() and r2.distances.tolist() == r.distances.tolist()
+    dyng.sssp.update(r2, dyng.Batch().insert(0, 3, 1))
+    assert r2.distances[3] == 1 and r.distances[3] == 8
+    u = dyng.Graph([0, 1, 2], [1, 2, 2], [1.5, 2.5, 1.0], directed=False)
+    u2 = pickle.loads(pickle.dumps(u))
+    assert (u2.num_edges, u2.directed, u2.weight_type) == (u.num_edges, False, "float64")
+    b = dyng.Batch(2).insert(0, 1, [1, 2]).set_weights(1, 2, [3, 4]).erase(0, 2)
+    b2 = pickle.loads(pickle.dumps(b))
+    assert repr(b2) == repr(b)
+    a = pickle.loads(pickle.dumps(r.distances))
+    assert a.tolist() == r.distances.tolist()
+
+
+def test_threads_read_while_updating() -> None:
+    g = dyng.io.read(dyng.datasets.rome99_path())
+    r = dyng.sssp.compute(g, 0)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        try:
+            while not stop.is_set():
+                d = r.distances
+                assert d.shape == (g.num_vertices,)
+        except BaseException as e:  # pragma: no cover
+            errors.append(e)
+
+    def updater(seed: int) -> None:
+        try:
+            for i in range(5):
+                dyng.sssp.update(r, dyng.Batch.random(g, 50, seed=seed * 100 + i), resources=dyng.Resources.sequential())
+        except BaseException as e:  # pragma: no cover
+            errors.append(e)
+
+    readers = [threading.Thread(target=reader) for _ in range(2)]
+    updaters = [threading.Thread(target=updater, args=(s,)) for s in range(2)]
+    for t in readers + updaters:
+        t.start()
+    for t in updaters:
+        t.join()
+    stop.set()
+    for t in readers:
+        t.join()
+    assert not errors, errors
+    assert dyng.sssp.verify(r) == "" and g.version == 10
+
+
+def test_cli_is_installed() -> None:
+    exe = shutil.which("dyng", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    p = subprocess.run([exe, "info", str(dyng.datasets.rome99_path())], capture_output=True, text=True)
+    assert p.returncode == 0 and "3353" in p.stdout
+
+
+def test_networkx_backend_matches_networkx() -> None:
+    for seed in range(5):
+        G = nx.gnp_random_graph(40, 0.1, seed=seed, directed=seed % 2 == 0)
+        rng = np.random.default_rng(seed)
+        for u, v in G.edges:
+            G[u][v]["weight"] = int(rng.integers(1, 10)) if seed < 3 else float(rng.random())
+        want = nx.single_source_dijkstra_path_length(G, 0)
+        got = nx.single_source_dijkstra_path_length(G, 0, backend="dyng")
+        assert got == want, seed
+        assert list(got) == list(want) or dict(got) == dict(want)
+        assert nx.single_source_dijkstra_path_length(G, 0, cutoff=5, backend="dyng") == nx.single_source_dijkstra_path_length(G, 0, cutoff=5)
+    H = nx.relabel_nodes(nx.path_graph(4), {i: f"n{i}" for i in range(4)})
+    assert nx.single_source_dijkstra_path_length(H, "n0", backend="dyng") == {"n0": 0, "n1": 1, "n2": 2, "n3": 3}
