@@ -18,9 +18,7 @@ from __future__ import annotations
 import os
 import threading
 import warnings
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._errors import BackendWarning
 
@@ -33,20 +31,31 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
-@dataclass(frozen=True)
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
 class PluginReport:
-    name: str
-    module: str
-    state: str  # "not considered" in this release
-    reason: str
+    """One installed plugin and what the selection made of it (plain class: no dataclasses
+    import at ``import dyng``)."""
+
+    __slots__ = ("name", "module", "state", "reason")
+
+    def __init__(self, name: str, module: str, state: str, reason: str) -> None:
+        self.name, self.module, self.state, self.reason = name, module, state, reason
+
+    def as_dict(self) -> dict[str, str]:
+        return {"name": self.name, "module": self.module, "state": self.state, "reason": self.reason}
 
 
-@dataclass(frozen=True)
 class Selection:
-    module_name: str
-    plugin: str | None
-    reason: str
-    plugins: tuple[PluginReport, ...] = field(default_factory=tuple)
+    """The native module chosen, the plugin (None: the CPU module), why, and every plugin's report."""
+
+    __slots__ = ("module_name", "plugin", "reason", "plugins")
+
+    def __init__(self, module_name: str, plugin: str | None, reason: str,
+                 plugins: tuple[PluginReport, ...] = ()) -> None:
+        self.module_name, self.plugin, self.reason, self.plugins = module_name, plugin, reason, plugins
 
 
 _lock = threading.Lock()

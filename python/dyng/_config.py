@@ -22,7 +22,7 @@ def config() -> dict[str, Any]:
         "version": build["version"],
         "module": sel.module_name,
         "selection": sel.reason,
-        "plugins": [p.__dict__ for p in sel.plugins],
+        "plugins": [p.as_dict() for p in sel.plugins],
         "backends": list(build["backends"]),
         "openmp_threads": threads,
         "cuda": bool(build["cuda"]),
