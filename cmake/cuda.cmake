@@ -98,9 +98,9 @@ elseif(DYNG_CUDA_ARCHITECTURES STREQUAL "release")
 else()
   set(_dyng_archs ${DYNG_CUDA_ARCHITECTURES})
   foreach(_a IN LISTS _dyng_archs)
-    if(NOT _a MATCHES "^[0-9]+[a-z]?(-real|-virtual)?$")
+    if(NOT _a MATCHES "^[0-9]+[af]?(-real|-virtual)?$")
       message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: '${_a}' is not native, release or an "
-                          "architecture like 90, 90-real or 90a")
+                          "architecture like 90, 90-real, 90a or 100f")
     endif()
   endforeach()
 endif()
@@ -120,16 +120,21 @@ endif()
 #   --expt-relaxed-constexpr  constexpr host functions (std::numeric_limits...) in device code
 #   --extended-lambda         __device__ lambdas passed to CUB/Thrust from host code
 #   -lineinfo                 source lines for compute-sanitizer and ncu in optimized builds
-#   -Werror all-warnings      with DYNG_WARNINGS_AS_ERRORS: nvcc's own and the device
-#                             compiler's warnings; host-compiler warnings of .cu files are
-#                             not forced (-Xcompiler=-Wall is noisy inside CCCL's headers)
+#   -Xcompiler=-W...          the host compiler's warnings of dyng_set_warnings for the host side
+#                             of .cu files, less -Wold-style-cast and -Wpedantic, which fire on
+#                             the code nvcc's front end generates (not on ours). CCCL comes in
+#                             through -isystem, so its headers stay quiet.
+#   -Werror=all-warnings      with DYNG_WARNINGS_AS_ERRORS: nvcc's and the device compiler's
+#                             warnings are errors, and -Xcompiler=-Werror the host compiler's.
 function(dyng_cuda_target target)
   set_target_properties(${target} PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON
                                              CUDA_EXTENSIONS OFF)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr --extended-lambda>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wshadow,-Wconversion,-Wsign-conversion,-Wnon-virtual-dtor,-Woverloaded-virtual>
     $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-lineinfo>)
   if(DYNG_WARNINGS_AS_ERRORS)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings>)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
   endif()
 endfunction()

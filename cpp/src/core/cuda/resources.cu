@@ -295,7 +295,9 @@ void device_free(resources const& r, void* p) noexcept
   try {
     auto& st = state_of(r);
     quiet_device_scope const scope(st.device);
-    cudaError_t const err = st.memory_pools ? cudaFreeAsync(p, st.stream) : cudaFree(p);
+    cudaError_t const err = !scope.ok() ? cudaErrorInvalidDevice
+                            : st.memory_pools ? cudaFreeAsync(p, st.stream)
+                                              : cudaFree(p);
     if (err != cudaSuccess) {
       static_cast<void>(cudaGetLastError());
       r.logger().log(log_level::error, std::string("dyng: freeing device memory failed: ") +
