@@ -48,7 +48,7 @@ struct change_lists {
   std::vector<vertex_t> touched;      // endpoints of any listed arc, sorted, unique
 };
 
-/// The graph a changed arc's search runs on, without a copy (docs/adr/0004, "Old graph views"):
+/// The graph a changed arc's search runs on, without a copy (docs/adr/0007, "Old graph views"):
 ///   present(a) = (a in the graph now and a not in `hidden`) or (a in `extra` with rank >= from)
 /// With hidden = inserted arcs and extra = deleted arcs this is the graph before the batch
 /// minus the deleted arcs ranked below `from`; with extra = inserted arcs, the graph after the

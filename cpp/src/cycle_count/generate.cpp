@@ -1,6 +1,6 @@
 // The batch generator of the original DynTruCy code, reproduced draw for draw. The fixtures
 // (cpp/tests/data/cycle_enum/counts/cases.txt, `update` lines) give only the histograms after
-// the batch; the procedure below is the one that reproduces all seven of them (docs/adr/0004):
+// the batch; the procedure below is the one that reproduces all seven of them (docs/adr/0007):
 //
 //   rng = mt19937_64(seed)
 //   window: lo = uniform(0, n - W), hi = lo + W - 1        (only with a window; else [0, n-1])

@@ -116,7 +116,7 @@ TEST(CycleEnumParser, ParseAndCsrByteForByte)
 TEST(CycleEnumParser, ErrorFiles)
 {
   // The original's expected outcomes were not available (cpp/tests/data/SOURCES.md); these are
-  // dyng's decisions (docs/adr/0004): `ok_*` files are read, every other one fails at the line.
+  // dyng's decisions (docs/adr/0007): `ok_*` files are read, every other one fails at the line.
   std::map<std::string, int> const error_line{
       {"bad_timestamp.txt", 3}, {"commas_only.txt", 2}, {"glued_token.txt", 2}, {"mm_one_field.txt", 4},
       {"mm_short.txt", 1},      {"mm_symmetry.txt", 1}, {"mm_vector.txt", 1},   {"overflow.txt", 1},
@@ -222,7 +222,7 @@ TEST(CycleEnumCases, PreparedAfterAndHistograms)
     for (auto const& [u, v] : c.ins) n = std::max({n, u + 1, v + 1});
     // The original drops absent deletions; dyng does so with missing_edge::ignore. A deletion
     // naming an id outside the graph (the original drops it as absent) is an error in dyng
-    // (ids are checked first, whatever the policy: docs/adr/0004), so such rows are left out.
+    // (ids are checked first, whatever the policy: docs/adr/0007), so such rows are left out.
     batch b(1, batch_semantics::set, missing_edge::ignore);
     for (auto const& [u, v] : c.del)
       if (u < n && v < n) b.erase(u, v);

@@ -1,6 +1,6 @@
 #pragma once
 /// Exact k-bounded directed cycle histograms on a dynamic graph: compute once, update after each
-/// batch (the TruCy/DynTruCy semantics; docs/adr/0004-cycle-count.md).
+/// batch (the TruCy/DynTruCy semantics; docs/adr/0007-cycle-count.md).
 ///
 /// Counted: the directed simple cycles of every length 2..k (a 2-cycle is u->v, v->u), each once
 /// (as a vertex cycle, whatever its starting point), into a histogram of unsigned 64-bit counts.
@@ -89,7 +89,7 @@ class result final : public result_base {
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
 /// Batch rules are the graph's (`batch_semantics::set`): deleting an absent edge is an error
 /// unless the batch uses `missing_edge::ignore`; inserting a present edge changes nothing;
-/// self-loops are kept but on no cycle; ids outside [0, n) are an error. See docs/adr/0004.
+/// self-loops are kept but on no cycle; ids outside [0, n) are an error. See docs/adr/0007.
 /// @throws stale_result, invalid_argument: nothing has changed. not_supported if a count would
 ///         exceed 2^64-1: the graph has changed and `r` is stale (recompute it).
 stats update(resources const& res, graph& g, batch const& b, result& r);
@@ -104,7 +104,7 @@ stats update(resources const& res, graph& g, batch const& b, result& r);
 /// The batch generator of the original DynTruCy code (`generate_batch`), reproduced so that its
 /// batches can be regenerated bit for bit: `deletions` distinct existing arcs and `insertions`
 /// new arcs (no self-loops, none present before the batch, distinct), drawn with mt19937_64
-/// seeded with `seed`. With `window`, insertions stay local (see docs/adr/0004 for the exact
+/// seeded with `seed`. With `window`, insertions stay local (see docs/adr/0007 for the exact
 /// draws). Deletions come out before insertions, in draw order.
 struct generator_options {
   std::size_t deletions = 0;
