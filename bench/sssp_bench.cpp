@@ -1,9 +1,9 @@
 // sssp benchmarks: compute, commit and update per batch size, per backend, on real graphs.
 //
-// Each update benchmark alternates a batch and its exact inverse, so the graph oscillates
-// between two states and every iteration is an update of the same size; the recompute
-// benchmark times a from-scratch compute on the same graph in the same run, so ratios compare
-// like with like. Graphs come from $DYNG_BENCH_DATA (default: ../shared/data beside the repo);
+// Each update benchmark applies a sequence of batches of one shape (every backend the same
+// sequence, each batch drawn on the graph the previous ones made); the commit benchmark
+// alternates a batch and its exact inverse; the compute benchmark times a from-scratch compute
+// on the same graph in the same run, so ratios compare like with like. CUDA rows run when $DYNG_BENCH_CUDA is set. Graphs come from $DYNG_BENCH_DATA (default: ../shared/data beside the repo);
 // unweighted road graphs get weights uniform in 1..100 from io::default_weight_seed (42).
 //
 //   build/release/bench/dyng_bench --benchmark_out=bench/results/sssp.json --benchmark_out_format=json
@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dyng/graph/generate.hpp"
 #include "dyng/io/io.hpp"
@@ -37,23 +38,46 @@ struct graph_case {
 constexpr graph_case cases[] = {
     {"NY", "road/dimacs9-pace16/NY.gr.gz"},
     {"FLA", "road/dimacs9-pace16/FLA.gr.gz"},
+    {"NE", "road/dimacs9-pace16/NE.gr.gz"},
     {"musae-facebook", "snap/musae_facebook_edges.csv.gz"},
 };
 
-/// Graphs are read once per process and cloned per benchmark.
-graph const& loaded(graph_case const& c)
+/// A backend and, for CUDA, the pinned engine.
+struct backend_case {
+  std::string name;
+  resources res;
+  std::string engine;
+};
+
+std::vector<backend_case> const& backends()
+{
+  static std::vector<backend_case> const all = [] {
+    std::vector<backend_case> out{{"seq", resources::sequential(), ""}};
+    if (openmp_available()) {
+      auto omp = resources::openmp(0);  // every hardware thread: 2 on CI-like machines, 16 on the H200 host
+      out.push_back({"omp" + std::to_string(omp.threads()), omp, ""});
+    }
+    if (cuda_available() && std::getenv("DYNG_BENCH_CUDA") != nullptr) {
+      auto gpu = resources::cuda(0);
+      out.push_back({"cuda.fused", gpu, "sssp.cuda.fused"});
+      out.push_back({"cuda.operators", gpu, "sssp.cuda.operators"});
+    }
+    return out;
+  }();
+  return all;
+}
+
+/// Graphs are read once per process and backend placement (host or device), and cloned per benchmark.
+graph const& loaded(graph_case const& c, resources const& res)
 {
   static std::map<std::string, std::unique_ptr<graph>> cache;
-  auto& slot = cache[c.name];
+  auto& slot = cache[std::string(c.name) + (res.backend() == backend::cuda ? "/device" : "/host")];
   if (!slot) {
-    auto gf = io::read_graph(resources::sequential(), data_dir() / c.path,
-                             {.random_weight_seed = io::default_weight_seed});
+    auto gf = io::read_graph(res, data_dir() / c.path, {.random_weight_seed = io::default_weight_seed});
     slot = std::make_unique<graph>(std::move(gf.graph));
   }
   return *slot;
 }
-
-resources backend_of(int b) { return b == 0 ? resources::sequential() : resources::openmp(2); }
 
 /// The exact inverse of a set-semantics batch of deletions and new-edge insertions.
 batch inverse_of(graph const& g, batch const& b)
@@ -83,24 +107,34 @@ void add_graph_counters(benchmark::State& state, graph const& g)
   state.counters["arcs"] = static_cast<double>(g.num_edges());
 }
 
-void BM_compute(benchmark::State& state, graph_case c, int backend)
+void BM_compute(benchmark::State& state, graph_case c, backend_case const* b)
 {
-  auto const res = backend_of(backend);
-  auto const& g = loaded(c);
+  auto const& res = b->res;
+  auto const& g = loaded(c, res);
+  (void)sssp::compute(res, g, {.source = 0, .engine = b->engine});  // warm-up: scratch, pools
   for (auto _ : state) {
-    auto r = sssp::compute(res, g, {.source = 0});
+    auto r = sssp::compute(res, g, {.source = 0, .engine = b->engine});
     benchmark::DoNotOptimize(r.parents().data());
   }
   add_graph_counters(state, g);
 }
 
-void BM_commit(benchmark::State& state, graph_case c, int backend)
+/// range(0): batch size; range(1): 0 uniform endpoints, else a local batch (a BFS ball of that many vertices).
+batch make_forward(graph const& g, benchmark::State const& state)
 {
-  auto const res = backend_of(backend);
-  auto g = loaded(c).clone();
+  return random_batch(g, {.size = static_cast<std::size_t>(state.range(0)), .insert_fraction = 0.5, .seed = 7,
+                          .locality = static_cast<std::size_t>(state.range(1))});
+}
+
+void BM_commit(benchmark::State& state, graph_case c, backend_case const* bc)
+{
+  auto const& res = bc->res;
+  auto g = loaded(c, res).clone();
   auto const size = static_cast<std::size_t>(state.range(0));
-  auto const fwd = random_batch(g, {.size = size, .insert_fraction = 0.5, .seed = 7});
+  auto const fwd = make_forward(g, state);
   auto const back = inverse_of(g, fwd);
+  g.commit(res, fwd);  // warm-up
+  g.commit(res, back);
   bool forward = true;
   for (auto _ : state) {
     g.commit(res, forward ? fwd : back);
@@ -110,22 +144,44 @@ void BM_commit(benchmark::State& state, graph_case c, int backend)
   add_graph_counters(state, g);
 }
 
-void BM_update(benchmark::State& state, graph_case c, int backend)
+/// A sequence of batches, each drawn on the graph the previous ones made (half insertions of new
+/// arcs, half deletions of existing ones), the same for every backend: made once per graph and
+/// shape on a host copy.
+std::vector<batch> const& sequence(graph_case const& c, benchmark::State const& state, int count)
 {
-  auto const res = backend_of(backend);
-  auto g = loaded(c).clone();
+  static std::map<std::string, std::vector<batch>> cache;
+  auto const key = std::string(c.name) + "/" + std::to_string(state.range(0)) + "/" + std::to_string(state.range(1));
+  auto& seq = cache[key];
+  if (seq.empty()) {
+    auto g = loaded(c, backends().front().res).clone();
+    auto const cpu = resources::sequential();
+    for (int i = 0; i < count; ++i) {
+      seq.push_back(random_batch(g, {.size = static_cast<std::size_t>(state.range(0)), .insert_fraction = 0.5,
+                                     .seed = 100 + static_cast<std::uint64_t>(i),
+                                     .locality = static_cast<std::size_t>(state.range(1))}));
+      g.commit(cpu, seq.back());
+    }
+  }
+  return seq;
+}
+
+constexpr int update_trials = 10;
+
+void BM_update(benchmark::State& state, graph_case c, backend_case const* bc)
+{
+  auto const& res = bc->res;
+  auto g = loaded(c, res).clone();
   auto const size = static_cast<std::size_t>(state.range(0));
-  auto const fwd = random_batch(g, {.size = size, .insert_fraction = 0.5, .seed = 7});
-  auto const back = inverse_of(g, fwd);
-  auto r = sssp::compute(res, g, {.source = 0});
-  bool forward = true;
+  auto const& batches = sequence(c, state, update_trials + 1);
+  auto r = sssp::compute(res, g, {.source = 0, .engine = bc->engine});
+  sssp::update(res, g, batches[0], r);  // warm-up: scratch and pools sized
+  std::size_t next = 1;
   double invalidated = 0, affected = 0, recomputed = 0;
   for (auto _ : state) {
-    auto const s = sssp::update(res, g, forward ? fwd : back, r);
+    auto const s = sssp::update(res, g, batches[next++], r);
     invalidated += static_cast<double>(s.invalidated);
     affected += static_cast<double>(s.affected);
     recomputed += s.recomputed;
-    forward = !forward;
   }
   auto const n = static_cast<double>(state.iterations());
   state.counters["batch"] = static_cast<double>(size);
@@ -135,18 +191,26 @@ void BM_update(benchmark::State& state, graph_case c, int backend)
   add_graph_counters(state, g);
 }
 
+void sizes(benchmark::internal::Benchmark* b)
+{
+  for (std::int64_t size : {1, 100, 10000, 50000}) b->Args({size, 0});
+  b->Args({10000, 20000});  // the local 10K batch: endpoints in a BFS ball of 20,000 vertices
+  b->ArgNames({"batch", "ball"});
+}
+
 void register_all()
 {
   for (auto const& c : cases) {
     if (!fs::exists(data_dir() / c.path)) continue;
-    for (int b = 0; b < 2; ++b) {
-      std::string const tag = std::string(c.name) + (b == 0 ? "/seq" : "/omp2");
-      benchmark::RegisterBenchmark(("sssp_compute/" + tag).c_str(), BM_compute, c, b)
+    for (auto const& b : backends()) {
+      std::string const tag = std::string(c.name) + "/" + b.name;
+      benchmark::RegisterBenchmark(("sssp_compute/" + tag).c_str(), BM_compute, c, &b)
           ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
-      benchmark::RegisterBenchmark(("graph_commit/" + tag).c_str(), BM_commit, c, b)
-          ->Unit(benchmark::kMillisecond)->Arg(1)->Arg(100)->Arg(10000)->Arg(50000)->Iterations(6)->UseRealTime();
-      benchmark::RegisterBenchmark(("sssp_update/" + tag).c_str(), BM_update, c, b)
-          ->Unit(benchmark::kMillisecond)->Arg(1)->Arg(100)->Arg(10000)->Arg(50000)->Iterations(6)->UseRealTime();
+      if (b.engine != "sssp.cuda.operators")  // one commit per backend: the engines share it
+        benchmark::RegisterBenchmark(("graph_commit/" + tag).c_str(), BM_commit, c, &b)
+            ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(10)->UseRealTime();
+      benchmark::RegisterBenchmark(("sssp_update/" + tag).c_str(), BM_update, c, &b)
+          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(update_trials)->UseRealTime();
     }
   }
 }

@@ -27,6 +27,7 @@ struct graph_options {
 
 struct backend_options {
   std::string backend = "seq";
+  int device = 0;
   int threads = 0;
   void add_to(CLI::App& app);
   [[nodiscard]] resources make() const;
@@ -78,6 +79,7 @@ struct sssp_options {
   std::uint64_t seed = 1;
   std::size_t locality = 0;
   std::string strategy = "auto";
+  std::string engine = "auto";
   int repeat = 1;
   bool verify = false;
   bool json = false;

@@ -91,13 +91,17 @@ int run_sssp(sssp_options const& o)
     throw invalid_argument("--source " + std::to_string(source_id) + ": not a vertex of the graph (file ids " +
                            std::to_string(gf.id_offset) + ".." + std::to_string(g.num_vertices() - 1 + gf.id_offset) + ")");
   auto const objectives = objectives_of(o.objective, g.k());
+  if (o.engine != "auto" && res.backend() != backend::cuda)
+    throw invalid_argument("--engine " + o.engine + " selects a CUDA engine; add --backend cuda");
+  std::string const engine = o.engine == "auto" ? std::string() : "sssp.cuda." + o.engine;
   sssp::strategy const strategy = o.strategy == "incremental" ? sssp::strategy::incremental
                                   : o.strategy == "recompute" ? sssp::strategy::recompute
                                                               : sssp::strategy::automatic;
   auto const compute_all = [&](graph const& on) {
     std::vector<sssp::result> rs;
     for (int c : objectives)
-      rs.push_back(sssp::compute(res, on, {.source = static_cast<vertex_t>(source), .objective = c, .strategy = strategy}));
+      rs.push_back(sssp::compute(res, on, {.source = static_cast<vertex_t>(source), .objective = c,
+                                           .engine = engine, .strategy = strategy}));
     return rs;
   };
 

@@ -31,6 +31,8 @@ int main(int argc, char** argv)
   s->add_option("--seed", sssp.seed, "Seed of --random");
   s->add_option("--locality", sssp.locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)");
   s->add_option("--strategy", sssp.strategy, "Update strategy")->check(CLI::IsMember({"auto", "incremental", "recompute"}));
+  s->add_option("--engine", sssp.engine, "CUDA engine (with --backend cuda): one cooperative kernel, or step kernels")
+      ->check(CLI::IsMember({"auto", "fused", "operators"}));
   s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(CLI::PositiveNumber);
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");

@@ -58,12 +58,14 @@ void graph_options::add_to(CLI::App& app)
 
 void backend_options::add_to(CLI::App& app)
 {
-  app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp"}));
+  app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp", "cuda"}));
+  app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(CLI::NonNegativeNumber);
   app.add_option("--threads", threads, "OpenMP threads (0: OpenMP's default)")->check(CLI::NonNegativeNumber);
 }
 
 resources backend_options::make() const
 {
+  if (backend == "cuda") return resources::cuda(device);
   return backend == "omp" ? resources::openmp(threads) : resources::sequential();
 }
 

@@ -53,7 +53,7 @@ std::string fmt(double x)
 }
 // Stage and counter names are dotted identifiers chosen by dyng; escape quotes and backslashes
 // anyway so the output is always valid JSON.
-std::string quoted(std::string_view s)
+std::string json_quoted(std::string_view s)
 {
   std::string out = "\"";
   for (char c : s) {
@@ -70,7 +70,7 @@ std::string profiler::to_json() const
   std::string out = "{\"stages\": {";
   bool first = true;
   for (auto const& [name, s] : stages_) {
-    out += (first ? "" : ", ") + quoted(name) + ": {\"calls\": " + std::to_string(s.calls) +
+    out += (first ? "" : ", ") + json_quoted(name) + ": {\"calls\": " + std::to_string(s.calls) +
            ", \"total_ms\": " + fmt(s.total_ms) + ", \"min_ms\": " + fmt(s.min_ms) +
            ", \"max_ms\": " + fmt(s.max_ms) + "}";
     first = false;
@@ -78,7 +78,7 @@ std::string profiler::to_json() const
   out += "}, \"counters\": {";
   first = true;
   for (auto const& [name, v] : counters_) {
-    out += (first ? "" : ", ") + quoted(name) + ": " + std::to_string(v);
+    out += (first ? "" : ", ") + json_quoted(name) + ": " + std::to_string(v);
     first = false;
   }
   return out + "}}";

@@ -22,12 +22,16 @@ struct access {
   static auto& stats(result& r) noexcept { return r.stats_; }
   static auto& step(result& r) noexcept { return r.step_; }
   static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
+  static auto& n(result& r) noexcept { return r.n_; }
+  static auto& device(result& r) noexcept { return r.device_; }
+  static auto& host_stale(result& r) noexcept { return r.host_stale_; }
   static result make() { return result{}; }
 };
 
 namespace detail {
 
 using dyng::detail::adjacency;
+using distance_array_ref = result::distance_array&;
 using dyng::detail::graph_impl;
 
 template <class W>
@@ -144,6 +148,19 @@ void sequential_compute(resources const& res, graph_impl const& g, result& r);
 void sequential_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
 void openmp_compute(resources const& res, graph_impl const& g, result& r);
 void openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+#if defined(DYNG_HAVE_CUDA)
+// src/sssp/cuda/engines.cu: `fused` = one cooperative kernel per call, else step kernels.
+void cuda_check_support(graph_impl const& g, params const& p, bool fused);
+void cuda_fused_compute(resources const& res, graph_impl const& g, result& r);
+void cuda_fused_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+void cuda_operators_compute(resources const& res, graph_impl const& g, result& r);
+void cuda_operators_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+/// Copies a CUDA result's arrays to the host (distances, zeros, parents).
+void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros);
+std::shared_ptr<device_result> clone(device_result const& d);
+/// Refuses a batch whose weights could overflow the packed device keys (before any change).
+void cuda_check_batch(device_result& d, graph_impl const& g, batch const& b);
+#endif
 
 }  // namespace detail
 }  // namespace dyng::sssp

@@ -9,13 +9,25 @@ namespace {
 
 void accepts_any(graph_impl const&, params const&) {}
 
-constexpr engine table[] = {
+engine const table[] = {
     {"sssp.seq.dijkstra", backend::sequential,
      "Dijkstra with an indexed heap; Khanda et al. update with a heap-ordered propagation",
      accepts_any, sequential_compute, sequential_update},
     {"sssp.omp.nearfar", backend::openmp,
      "near-far synchronous pull rounds; Khanda et al. update with level-synchronous invalidation",
      accepts_any, openmp_compute, openmp_update},
+#if defined(DYNG_HAVE_CUDA)
+    // Cooperative first: one launch per call; the step engine serves where cooperative launch is
+    // refused (documented default until benchmarks rank them, docs/adr/0006).
+    {"sssp.cuda.fused", backend::cuda,
+     "one cooperative kernel per compute or update: phases and rounds behind grid-wide barriers",
+     [](graph_impl const& g, params const& p) { cuda_check_support(g, p, true); }, cuda_fused_compute,
+     cuda_fused_update},
+    {"sssp.cuda.operators", backend::cuda,
+     "one kernel per step; rounds launched in groups of 16 between host checks",
+     [](graph_impl const& g, params const& p) { cuda_check_support(g, p, false); }, cuda_operators_compute,
+     cuda_operators_update},
+#endif
 };
 
 }  // namespace

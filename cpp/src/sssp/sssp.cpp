@@ -21,27 +21,87 @@ void check_params(graph const& g, params const& p, char const* what)
   DYNG_EXPECTS(p.recompute_fraction >= 0, std::string(what) + ": recompute_fraction must be >= 0");
 }
 
+/// The graph, the result and the resources must agree on where the arrays live.
+void check_placement(resources const& res, graph const& g, char const* what)
+{
+  bool const device_graph = g.impl().device != nullptr;
+  DYNG_EXPECTS(device_graph == (res.backend() == backend::cuda),
+               std::string(what) + ": the graph lives in " + (device_graph ? "device" : "host") +
+                   " memory and the resources are " + std::string(to_string(res.backend())) +
+                   "; build the graph with the resources you compute with");
+}
+
 /// Sizes the arrays for `g` (distance type from the weight type) and runs the engine's compute.
+/// CPU engines fill host arrays; a CUDA engine keeps its arrays on the device.
 void run_compute(resources const& res, graph const& g, result& r)
 {
   auto const& e = detail::choose(res, g.impl(), access::params(r));
   auto const n = static_cast<std::size_t>(g.num_vertices());
+  access::n(r) = g.num_vertices();
+  bool const host = e.backend != backend::cuda;
   if (g.weight_type() == weight_type::int32)
-    access::dist(r) = std::vector<std::int64_t>(n);
+    access::dist(r) = std::vector<std::int64_t>(host ? n : 0);
   else
-    access::dist(r) = std::vector<double>(n);
-  access::parent(r).assign(n, no_vertex);
-  access::zeros(r).assign(n, detail::no_zeros);
+    access::dist(r) = std::vector<double>(host ? n : 0);
+  access::parent(r).assign(host ? n : 0, no_vertex);
+  access::zeros(r).assign(host ? n : 0, detail::no_zeros);
   scoped_stage stage(res.profiler(), "sssp.compute");
   e.compute(res, g.impl(), r);
   access::stats(r).engine = e.id;
+  access::host_stale(r) = !host;
 }
 
 }  // namespace
 
+void result::ensure_host() const
+{
+#if defined(DYNG_HAVE_CUDA)
+  if (device_ && host_stale_) {
+    detail::download(*this, dist_, parent_, zeros_);
+    host_stale_ = false;
+  }
+#endif
+}
+
+result::distance_array const& result::distance_data() const
+{
+  ensure_host();
+  return dist_;
+}
+
+std::span<vertex_t const> result::parents() const
+{
+  ensure_host();
+  return parent_;
+}
+
+std::span<std::int32_t const> result::zero_arcs() const
+{
+  ensure_host();
+  return zeros_;
+}
+
+result result::clone() const
+{
+  ensure_host();
+  result copy(*this);
+#if defined(DYNG_HAVE_CUDA)
+  if (device_) copy.device_ = detail::clone(*device_);
+#endif
+  return copy;
+}
+
+void result::check_batch([[maybe_unused]] graph const& g, [[maybe_unused]] batch const& b) const
+{
+#if defined(DYNG_HAVE_CUDA)
+  if (device_) detail::cuda_check_batch(*device_, g.impl(), b);
+#endif
+}
+
 template <class D>
 std::span<D const> result::distances() const
 {
+  ensure_host();
   auto const* d = std::get_if<std::vector<D>>(&dist_);
   DYNG_EXPECTS(d != nullptr, std::string("sssp::result::distances: the distances are ") +
                                  (std::holds_alternative<std::vector<std::int64_t>>(dist_) ? "int64_t" : "double") +
@@ -54,6 +114,7 @@ template std::span<double const> result::distances<double>() const;
 result compute(resources const& res, graph const& g, params const& p)
 {
   check_params(g, p, "sssp::compute");
+  check_placement(res, g, "sssp::compute");
   auto r = access::make();
   access::params(r) = p;
   run_compute(res, g, r);
@@ -63,6 +124,7 @@ result compute(resources const& res, graph const& g, params const& p)
 
 void result::apply_changes(resources const& res, graph const& g)
 {
+  check_placement(res, g, "sssp::update");
   stats_ = {};
   auto const& e = detail::choose(res, g.impl(), params_);
   bool recompute = params_.strategy == strategy::recompute;
@@ -73,6 +135,7 @@ void result::apply_changes(resources const& res, graph const& g)
             : -1;
     scoped_stage stage(res.profiler(), "sssp.update");
     e.update(res, g.impl(), *this, above);
+    host_stale_ = device_ != nullptr;
     recompute = stats_.recomputed;
     stats_.engine = e.id;
   }
@@ -105,6 +168,8 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
                    std::vector<vertex_t> parents, bool canonicalize)
 {
   check_params(g, p, "sssp::from_arrays");
+  DYNG_EXPECTS(res.backend() != backend::cuda && g.impl().device == nullptr,
+               "sssp::from_arrays: adopt arrays on a host graph with CPU resources");
   auto const n = static_cast<std::size_t>(g.num_vertices());
   bool const int_dist = std::holds_alternative<std::vector<std::int64_t>>(distances);
   DYNG_EXPECTS(int_dist == (g.weight_type() == weight_type::int32),

@@ -13,6 +13,7 @@
 /// cycles). See docs/adr/0003-sssp-canonical-tree-and-update.md.
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,10 @@
 #include "dyng/update.hpp"
 
 namespace dyng::sssp {
+
+namespace detail {
+struct device_result;  // a CUDA result's arrays in device memory (src/sssp/cuda)
+}
 
 template <class D>
 constexpr D infinity() noexcept
@@ -66,20 +71,27 @@ class result final : public result_base {
   /// @throws invalid_argument if D is not the result's distance type.
   template <class D>
   [[nodiscard]] std::span<D const> distances() const;
-  [[nodiscard]] distance_array const& distance_data() const noexcept { return dist_; }
-  [[nodiscard]] std::span<vertex_t const> parents() const noexcept { return parent_; }
+  /// The arrays on the host. A CUDA result keeps them in device memory and copies them to the
+  /// host on the first read after a compute or update (one copy, on the result's stream).
+  [[nodiscard]] distance_array const& distance_data() const;
+  [[nodiscard]] std::span<vertex_t const> parents() const;
   /// zeros(v) of the canonical rule (INT32_MAX when unreachable).
-  [[nodiscard]] std::span<std::int32_t const> zero_arcs() const noexcept { return zeros_; }
+  [[nodiscard]] std::span<std::int32_t const> zero_arcs() const;
+  /// Whether the arrays live in device memory (a result of the CUDA backend).
+  [[nodiscard]] bool on_device() const noexcept { return device_ != nullptr; }
+  [[nodiscard]] detail::device_result* device_arrays() const noexcept { return device_.get(); }
   [[nodiscard]] vertex_t source() const noexcept { return params_.source; }
   [[nodiscard]] sssp::params const& params() const noexcept { return params_; }
   /// Change how later updates run (strategy, threshold, pinned engine).
   [[nodiscard]] sssp::params& params() noexcept { return params_; }
   [[nodiscard]] sssp::stats const& last_stats() const noexcept { return stats_; }
-  [[nodiscard]] vertex_t size() const noexcept { return static_cast<vertex_t>(parent_.size()); }
+  [[nodiscard]] vertex_t size() const noexcept { return n_; }
 
-  [[nodiscard]] result clone() const { return *this; }
+  /// A deep copy (device arrays too).
+  [[nodiscard]] result clone() const;
 
   [[nodiscard]] std::string_view family() const noexcept override { return "sssp"; }
+  void check_batch(graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
@@ -91,11 +103,16 @@ class result final : public result_base {
   result(result const&) = default;
   result& operator=(result const&) = default;
 
+  void ensure_host() const;
+
   friend struct access;
   sssp::params params_;
-  distance_array dist_;
-  std::vector<vertex_t> parent_;
-  std::vector<std::int32_t> zeros_;
+  vertex_t n_ = 0;
+  mutable distance_array dist_;
+  mutable std::vector<vertex_t> parent_;
+  mutable std::vector<std::int32_t> zeros_;
+  std::shared_ptr<detail::device_result> device_;
+  mutable bool host_stale_ = false;  // the device arrays are newer than the host ones
   sssp::stats stats_;
   double step_ = 0;  // an engine's tuning hint (the near-far step), kept across updates
 };

@@ -1,5 +1,5 @@
 // The device side of dyng::graph: moving a graph to the device, reading it back, cloning it,
-// and committing a batch there. See docs/adr/0005-cuda-device-graph-and-commit.md.
+// and committing a batch there. See docs/adr/0009-cuda-device-graph-and-sssp.md.
 //
 // Commit on the device, per direction (out, and in for a directed graph):
 //   1. the host checks ids and weights (O(batch)) and uploads the batch as arc operations in
@@ -447,6 +447,10 @@ void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, 
   synchronize(res);
   device_buffer<vertex_t> target(res, static_cast<std::size_t>(total));
   device_buffer<W> weight(res, static_cast<std::size_t>(total) * static_cast<std::size_t>(k));
+  // Free slots hold no arc and weight 0, as on the host: a reduction over a column (the sssp
+  // engines' weight bound) must not read garbage.
+  DYNG_CUDA_TRY(cudaMemsetAsync(target.data(), 0xff, target.size() * sizeof(vertex_t), s));
+  DYNG_CUDA_TRY(cudaMemsetAsync(weight.data(), 0, weight.size() * sizeof(W), s));
   launch_strided(res, n, copy_rows<W>, adj.view(), static_cast<edge_t const*>(begin.data()), total, target.data(),
                  weight.data(), n, k);
   adj.begin = std::move(begin);
@@ -480,9 +484,6 @@ std::string edge_str(vertex_t u, vertex_t v) { return "(" + std::to_string(u) + 
 template <class W>
 commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_store<W>& store, batch const& b)
 {
-  DYNG_EXPECTS(res.backend() == backend::cuda && res.device() == g.device->res.device(),
-               "graph::commit: the graph lives on CUDA device " + std::to_string(g.device->res.device()) +
-                   "; commit with CUDA resources on that device");
   check_batch_rows(g, b);
   bool const strict = b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
   auto const k = static_cast<std::size_t>(g.k);
@@ -608,6 +609,9 @@ std::shared_ptr<device_store> device_clone(graph_impl const& g)
 
 commit_stats device_commit(resources const& res, graph_impl& g, batch const& b)
 {
+  DYNG_EXPECTS(res.backend() == backend::cuda && res.device() == g.device->res.device(),
+               "graph::commit: the graph lives on CUDA device " + std::to_string(g.device->res.device()) +
+                   "; commit with CUDA resources on that device");
   device_guard guard(res);
   return std::visit([&](auto& store) { return commit_typed(res, g, store, b); }, g.device->s);
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU checks, on a machine with an NVIDIA GPU: build with CUDA for the local GPU, run the
+# `gpu` suites with DYNG_REQUIRE_CUDA=1 (a missing device fails instead of skipping),
+# compute-sanitizer (memcheck, racecheck, synccheck) over the CUDA sssp suite, then the
+# benchmarks (CPU and CUDA rows in one run, so ratios compare like with like).
+#
+#   bash ci/gpu.sh OUT_DIR [DEPS_DIR] [GRAPHS_DIR] [steps...]
+# DEPS_DIR: a prefix holding GoogleTest, Google Benchmark, CLI11 and zlib when the machine lacks
+# them (include/, lib/, cmake/); GRAPHS_DIR: the shared/data layout for the benchmarks.
+# steps: any of build test sanitize bench (default: all).
+set -uo pipefail
+out=${1:?OUT_DIR}
+deps=${2:-}
+graphs=${3:-}
+shift $(( $# < 3 ? $# : 3 ))
+steps=${*:-build test sanitize bench}
+mkdir -p "$out"
+build=build/gpu
+args=(-S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDYNG_ENABLE_CUDA=ON
+      -DDYNG_CUDA_ARCHITECTURES=native -DDYNG_BUILD_TESTS=ON -DDYNG_BUILD_BENCH=ON)
+if [[ -n $deps ]]; then
+  args+=(-DCMAKE_PREFIX_PATH="$deps" -DGTEST_ROOT="$deps" -DZLIB_ROOT="$deps"
+         -DCMAKE_BUILD_RPATH="$deps/lib")
+fi
+status=0
+step() { [[ " $steps " == *" $1 "* ]]; }
+if step build; then
+  { cmake "${args[@]}" && cmake --build "$build" -j"$(nproc)"; } >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+  echo "build ok"
+fi
+if step test; then
+  DYNG_REQUIRE_CUDA=1 ctest --test-dir "$build" -L gpu --output-on-failure -j1 >"$out/ctest-gpu.log" 2>&1 || status=1
+  tail -5 "$out/ctest-gpu.log"
+fi
+if step sanitize; then
+  filter='SsspCuda.DeviceCommit*:SsspCuda.Mosp*:SsspCuda.Automatic*:SsspCuda/Conformance/*.EmptyBatch*:SsspCuda/Conformance/*.StatsAreSane:SsspCuda/Conformance/*.BackendsAgree'
+  # racecheck instruments every shared-memory access (CUB's sorts and scans): slow, so it gets
+  # the smaller filter.
+  small='SsspCuda.Mosp*:SsspCuda.Automatic*:SsspCuda.DeviceCommitRejects*'
+  for tool in memcheck racecheck synccheck; do
+    f=$filter; [[ $tool == racecheck ]] && f=$small
+    DYNG_REQUIRE_CUDA=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$build/cpp/tests/sssp_cuda_tests" --gtest_filter="$f" >"$out/sanitizer-$tool.log" 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool: exit $rc, $(grep -c 'ERROR SUMMARY: 0' "$out/sanitizer-$tool.log") clean summaries"
+    [[ $rc -eq 0 ]] || status=1
+  done
+fi
+if step bench; then
+  DYNG_BENCH_CUDA=1 DYNG_BENCH_DATA="${graphs:-../shared/data}" "$build/bench/dyng_bench" \
+    --benchmark_out="$out/sssp_bench.json" --benchmark_out_format=json ${BENCH_FILTER:+--benchmark_filter=$BENCH_FILTER} \
+    >"$out/bench.log" 2>&1 || status=1
+  tail -3 "$out/bench.log"
+fi
+exit $status

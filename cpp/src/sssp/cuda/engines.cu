@@ -1,0 +1,678 @@
+// sssp.cuda.fused and sssp.cuda.operators — the CUDA engines.
+//
+// Keys. A vertex's key (distance, zero-weight arcs) of the canonical rule (docs/adr/0003) is
+// packed in one 64-bit word, distance << zbits | zeros, with zbits = bit width of n (zeros < n);
+// an arc adds (w << zbits) + [w == 0]. Word order is key order, so relaxations are one 64-bit
+// atomicMin and the same tree as on the CPU comes out. The engines accept int32 weights when
+// (n - 1) * max weight fits the distance bits (checked at compute and for every batch);
+// UINT64_MAX is unreachable.
+//
+// Work. Push relaxation over a frontier: a vertex whose key dropped in round r relaxes its
+// out-arcs in round r + 1 (Bellman-Ford order; every improvement is a real path, so the loop
+// ends with exact keys once the frontier is empty). Parents come last, from the final keys, for
+// the only vertices whose parent can change (compute: all).
+//
+// The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
+// invalidate their subtrees level by level, reset them, let them and the heads of changed arcs
+// pull over their in-arcs, propagate, derive parents.
+//
+// fused: the whole compute or update is one cooperative kernel; phases and rounds are separated
+//   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip.
+// operators: one kernel per step, for devices and contexts without cooperative launch (MPS, MIG);
+//   rounds are launched in groups, and the host reads the frontier size once per group.
+//
+// Lists (frontiers, invalidated, seeds, changed, touched) are appended to with warp-aggregated
+// atomics; each list has a mark array of generation stamps so a vertex enters it once.
+#include <cooperative_groups.h>
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "core/cuda/cuda.cuh"
+#include "core/cuda/launch.cuh"
+#include "dyng/core/profiler.hpp"
+#include "dyng/core/workspace.hpp"
+#include "graph/cuda/device_graph.cuh"
+#include "sssp/detail.hpp"
+
+namespace cg = cooperative_groups;
+
+namespace dyng::sssp::detail {
+
+using dyng::detail::device_adjacency_view;
+using dyng::detail::device_buffer;
+using dyng::detail::device_change_view;
+using dyng::detail::device_graph_store;
+using dyng::detail::stream_of;
+
+/// A CUDA result's arrays.
+struct device_result {
+  explicit device_result(resources const& r) : res(r) {}
+  resources res;
+  device_buffer<std::uint64_t> key;
+  device_buffer<vertex_t> parent;
+  int zbits = 1;
+  int objective = 0;
+  vertex_t n = 0;
+  std::int64_t max_weight = 0;  // an upper bound of every weight the keys have seen
+};
+
+namespace {
+
+constexpr std::uint64_t unreachable_key = std::numeric_limits<std::uint64_t>::max();
+
+enum counter : int {
+  c_front = 0,  // 3: ring of frontier sizes (round r reads r % 3, appends (r + 1) % 3)
+  c_bfs = 3,    // 3: ring of the invalidation walk's level sizes
+  c_inval = 6, c_seeds, c_changed, c_touched, c_relax, c_rounds, c_levels, c_abort,
+  n_counters
+};
+
+template <class W>
+struct ctx {
+  device_adjacency_view<W> out, in;
+  device_change_view<W> changes;
+  int k, objective, zbits;
+  vertex_t n, source;
+  std::uint64_t* key;
+  vertex_t* parent;
+  vertex_t* frontier[2];
+  vertex_t *inval, *seeds, *changed, *touched;
+  std::uint32_t *round_mark, *inval_mark, *seed_mark, *changed_mark, *touched_mark;
+  std::uint32_t gen;         // this call's stamp for the four list marks
+  std::uint32_t round_base;  // round r's frontier stamp is round_base + r
+  unsigned long long* ctr;
+  long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
+};
+
+__device__ inline std::uint64_t load(std::uint64_t const* p)
+{
+  return cuda::atomic_ref<std::uint64_t const, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
+}
+__device__ inline unsigned long long load_count(unsigned long long const* p)
+{
+  return cuda::atomic_ref<unsigned long long const, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
+}
+
+template <class W>
+__device__ inline std::uint64_t extend(std::uint64_t k, W w, int zbits)
+{
+  return k + (static_cast<std::uint64_t>(w) << zbits) + (w == W{0} ? 1u : 0u);
+}
+
+/// Sets v's mark to `stamp`; true for the one thread that set it.
+__device__ inline bool claim(std::uint32_t* mark, vertex_t v, std::uint32_t stamp)
+{
+  if (cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(mark[v]).load(cuda::memory_order_relaxed) == stamp)
+    return false;
+  return atomicExch(&mark[v], stamp) != stamp;
+}
+
+/// Appends v to a list; one atomic per warp.
+__device__ inline void append(vertex_t* list, unsigned long long* count, vertex_t v)
+{
+  auto const g = cg::coalesced_threads();
+  unsigned long long base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(count, static_cast<unsigned long long>(g.size()));
+  base = g.shfl(base, 0);
+  list[base + g.thread_rank()] = v;
+}
+
+#define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
+
+// ---- phases (grid-stride, no barriers inside) ------------------------------------------------
+
+template <class W>
+__device__ void init_compute(ctx<W> const& c)
+{
+  DYNG_GRID_LOOP(v, c.n)
+  {
+    c.key[v] = v == c.source ? 0 : unreachable_key;
+    c.parent[v] = no_vertex;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    c.frontier[0][0] = c.source;
+    c.ctr[c_front + 0] = 1;
+  }
+}
+
+/// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's.
+template <class W>
+__device__ void relax_round(ctx<W> const& c, int r)
+{
+  vertex_t const* cur = c.frontier[r & 1];
+  vertex_t* next = c.frontier[(r + 1) & 1];
+  auto const count = load_count(&c.ctr[c_front + r % 3]);
+  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_front + (r + 2) % 3] = 0;  // read last in round r - 1
+  std::uint32_t const stamp = c.round_base + static_cast<std::uint32_t>(r) + 1;
+  DYNG_GRID_LOOP(i, count)
+  {
+    vertex_t const x = cur[i];
+    std::uint64_t const kx = load(&c.key[x]);
+    edge_t const b = c.out.begin[x], d = c.out.degree[x];
+    atomicAdd(&c.ctr[c_relax], static_cast<unsigned long long>(d));
+    for (edge_t s = b; s < b + d; ++s) {
+      vertex_t const y = c.out.target[s];
+      std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
+      if (cand >= load(&c.key[y])) continue;
+      if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
+        if (c.changed_mark != nullptr && claim(c.changed_mark, y, c.gen)) append(c.changed, &c.ctr[c_changed], y);
+        if (claim(c.round_mark, y, stamp)) append(next, &c.ctr[c_front + (r + 1) % 3], y);
+      }
+    }
+  }
+}
+
+/// The canonical parent of v from the final keys (docs/adr/0003).
+template <class W>
+__device__ void derive_parent(ctx<W> const& c, vertex_t v)
+{
+  std::uint64_t const kv = load(&c.key[v]);
+  vertex_t best = no_vertex;
+  if (v != c.source && kv != unreachable_key) {
+    edge_t const b = c.in.begin[v], d = c.in.degree[v];
+    for (edge_t s = b; s < b + d; ++s) {
+      vertex_t const p = c.in.target[s];
+      if (best != no_vertex && p >= best) continue;
+      std::uint64_t const kp = load(&c.key[p]);
+      if (kp != unreachable_key && extend(kp, c.in.weight_at(c.objective, s), c.zbits) == kv) best = p;
+    }
+  }
+  c.parent[v] = best;
+}
+
+template <class W>
+__device__ void parents_of_all(ctx<W> const& c)
+{
+  DYNG_GRID_LOOP(v, c.n) derive_parent(c, static_cast<vertex_t>(v));
+}
+
+/// Update, step 1: lost tree arcs invalidate their heads; every head of a changed arc is a seed.
+template <class W>
+__device__ void identify(ctx<W> const& c)
+{
+  DYNG_GRID_LOOP(i, c.changes.size)
+  {
+    vertex_t const u = c.changes.src[i], v = c.changes.dst[i];
+    auto const kind = c.changes.kind[i];
+    bool const lost = kind == dyng::detail::change_kind::deleted ||
+                      (kind == dyng::detail::change_kind::reweighted &&
+                       c.changes.new_w[i * c.k + c.objective] > c.changes.old_w[i * c.k + c.objective]);
+    if (lost && c.parent[v] == u && claim(c.inval_mark, v, c.gen)) {
+      append(c.inval, &c.ctr[c_inval], v);
+      append(c.frontier[0], &c.ctr[c_bfs + 0], v);
+    }
+    if (claim(c.seed_mark, v, c.gen)) append(c.seeds, &c.ctr[c_seeds], v);
+  }
+}
+
+/// Update, step 2, level l: children (out-neighbours whose parent is the vertex) are invalid too.
+template <class W>
+__device__ void invalidate_level(ctx<W> const& c, int l)
+{
+  vertex_t const* cur = c.frontier[l & 1];
+  vertex_t* next = c.frontier[(l + 1) & 1];
+  auto const count = load_count(&c.ctr[c_bfs + l % 3]);
+  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_bfs + (l + 2) % 3] = 0;
+  DYNG_GRID_LOOP(i, count)
+  {
+    vertex_t const x = cur[i];
+    edge_t const b = c.out.begin[x], d = c.out.degree[x];
+    for (edge_t s = b; s < b + d; ++s) {
+      vertex_t const y = c.out.target[s];
+      if (c.parent[y] == x && claim(c.inval_mark, y, c.gen)) {
+        append(c.inval, &c.ctr[c_inval], y);
+        append(next, &c.ctr[c_bfs + (l + 1) % 3], y);
+      }
+    }
+  }
+}
+
+/// Update, step 3: reset the invalidated vertices; they are seeds too.
+template <class W>
+__device__ void reset_invalid(ctx<W> const& c)
+{
+  auto const count = load_count(&c.ctr[c_inval]);
+  DYNG_GRID_LOOP(i, count)
+  {
+    vertex_t const v = c.inval[i];
+    c.key[v] = unreachable_key;
+    c.parent[v] = no_vertex;
+    if (claim(c.seed_mark, v, c.gen)) append(c.seeds, &c.ctr[c_seeds], v);
+  }
+}
+
+/// Update, step 4: seeds pull their best key over their in-arcs; improved ones start round 0.
+template <class W>
+__device__ void pull_seeds(ctx<W> const& c)
+{
+  auto const count = load_count(&c.ctr[c_seeds]);
+  DYNG_GRID_LOOP(i, count)
+  {
+    vertex_t const v = c.seeds[i];
+    if (v == c.source) continue;
+    edge_t const b = c.in.begin[v], d = c.in.degree[v];
+    atomicAdd(&c.ctr[c_relax], static_cast<unsigned long long>(d));
+    std::uint64_t best = unreachable_key;
+    for (edge_t s = b; s < b + d; ++s) {
+      std::uint64_t const kp = load(&c.key[c.in.target[s]]);
+      if (kp != unreachable_key) best = min(best, extend(kp, c.in.weight_at(c.objective, s), c.zbits));
+    }
+    if (best < load(&c.key[v]) && best < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[v]), best)) {
+      if (claim(c.changed_mark, v, c.gen)) append(c.changed, &c.ctr[c_changed], v);
+      if (claim(c.round_mark, v, c.round_base)) append(c.frontier[0], &c.ctr[c_front + 0], v);
+    }
+  }
+}
+
+/// Update, step 6: the vertices whose parent can change: seeds, changed keys and their out-neighbours.
+template <class W>
+__device__ void collect_touched(ctx<W> const& c)
+{
+  auto const seeds = load_count(&c.ctr[c_seeds]);
+  DYNG_GRID_LOOP(i, seeds)
+  {
+    if (claim(c.touched_mark, c.seeds[i], c.gen)) append(c.touched, &c.ctr[c_touched], c.seeds[i]);
+  }
+  auto const changed = load_count(&c.ctr[c_changed]);
+  DYNG_GRID_LOOP(i, changed)
+  {
+    vertex_t const x = c.changed[i];
+    if (claim(c.touched_mark, x, c.gen)) append(c.touched, &c.ctr[c_touched], x);
+    edge_t const b = c.out.begin[x], d = c.out.degree[x];
+    for (edge_t s = b; s < b + d; ++s) {
+      vertex_t const y = c.out.target[s];
+      if (claim(c.touched_mark, y, c.gen)) append(c.touched, &c.ctr[c_touched], y);
+    }
+  }
+}
+
+template <class W>
+__device__ void parents_of_touched(ctx<W> const& c)
+{
+  auto const count = load_count(&c.ctr[c_touched]);
+  DYNG_GRID_LOOP(i, count) derive_parent(c, c.touched[i]);
+}
+
+// ---- fused: one cooperative kernel --------------------------------------------------------
+
+/// Rounds until the frontier is empty; every thread reads the same ring counter after a barrier.
+template <class W>
+__device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid)
+{
+  int r = 0;
+  while (load_count(&c.ctr[c_front + r % 3]) > 0) {
+    relax_round(c, r);
+    grid.sync();
+    ++r;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_rounds] = static_cast<unsigned long long>(r);
+}
+
+template <class W>
+__global__ void fused_compute_kernel(ctx<W> c)
+{
+  auto grid = cg::this_grid();
+  init_compute(c);
+  grid.sync();
+  propagate_fused(c, grid);
+  parents_of_all(c);
+}
+
+template <class W>
+__global__ void fused_update_kernel(ctx<W> c)
+{
+  auto grid = cg::this_grid();
+  identify(c);
+  grid.sync();
+  long long invalidated = static_cast<long long>(load_count(&c.ctr[c_bfs + 0]));
+  int l = 0;
+  while (load_count(&c.ctr[c_bfs + l % 3]) > 0) {
+    if (c.recompute_above >= 0 && invalidated > c.recompute_above) {  // uniform: from ring counters
+      if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
+      return;  // every thread returns here, before any key changed
+    }
+    invalidate_level(c, l);
+    grid.sync();
+    ++l;
+    invalidated += static_cast<long long>(load_count(&c.ctr[c_bfs + l % 3]));
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_levels] = static_cast<unsigned long long>(l);
+  reset_invalid(c);
+  grid.sync();
+  pull_seeds(c);
+  grid.sync();
+  propagate_fused(c, grid);
+  collect_touched(c);
+  grid.sync();
+  parents_of_touched(c);
+}
+
+// ---- operators: one kernel per step --------------------------------------------------------
+
+template <class W>
+__global__ void init_kernel(ctx<W> c) { init_compute(c); }
+template <class W>
+__global__ void round_kernel(ctx<W> c, int r) { relax_round(c, r); }
+template <class W>
+__global__ void parents_all_kernel(ctx<W> c) { parents_of_all(c); }
+template <class W>
+__global__ void identify_kernel(ctx<W> c) { identify(c); }
+template <class W>
+__global__ void level_kernel(ctx<W> c, int l) { invalidate_level(c, l); }
+template <class W>
+__global__ void reset_kernel(ctx<W> c) { reset_invalid(c); }
+template <class W>
+__global__ void pull_kernel(ctx<W> c) { pull_seeds(c); }
+template <class W>
+__global__ void collect_kernel(ctx<W> c) { collect_touched(c); }
+template <class W>
+__global__ void parents_touched_kernel(ctx<W> c) { parents_of_touched(c); }
+
+}  // namespace
+
+namespace {
+
+/// The packed keys hold distances below 2^(63 - zbits): true if every path of n - 1 arcs of at
+/// most `max_weight` does.
+bool fits(vertex_t n, int zbits, std::int64_t max_weight)
+{
+  auto const limit = std::uint64_t{1} << (63 - zbits);
+  auto const arcs = static_cast<std::uint64_t>(std::max<vertex_t>(n - 1, 1));
+  return max_weight <= 0 || static_cast<std::uint64_t>(max_weight) < limit / arcs;
+}
+
+int zbits_for(vertex_t n) { return std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n)))); }
+
+/// Lists, marks and counters: device scratch of the resources, reused across calls.
+struct scratch_state {
+  std::size_t marks_for = 0;  // vertices the marks were cleared for
+  std::uint32_t gen = 0;
+  std::uint32_t round_base = 0;
+};
+
+template <class W>
+ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_graph_store<W> const& store,
+                device_result& d, bool update)
+{
+  using dyng::detail::device_scratch;
+  auto const n = static_cast<std::size_t>(g.n);
+  auto const s = stream_of(res);
+  bool fresh = false;
+  auto& host = res.workspace().get<scratch_state>("sssp.cuda.state", 1, &fresh)[0];
+  if (fresh) host = scratch_state{};
+  ctx<W> c{};
+  c.out = store.out.view();
+  c.in = store.in_adj(g.directed).view();
+  c.changes = store.changes.view();
+  c.k = g.k;
+  c.objective = d.objective;
+  c.zbits = d.zbits;
+  c.n = g.n;
+  c.key = d.key.data();
+  c.parent = d.parent.data();
+  c.frontier[0] = device_scratch<vertex_t>(res, "sssp.cuda.frontier0", n + 1);
+  c.frontier[1] = device_scratch<vertex_t>(res, "sssp.cuda.frontier1", n + 1);
+  c.inval = device_scratch<vertex_t>(res, "sssp.cuda.inval", n + 1);
+  c.seeds = device_scratch<vertex_t>(res, "sssp.cuda.seeds", n + 1);
+  c.changed = device_scratch<vertex_t>(res, "sssp.cuda.changed", n + 1);
+  c.touched = device_scratch<vertex_t>(res, "sssp.cuda.touched", n + 1);
+  auto* marks = device_scratch<std::uint32_t>(res, "sssp.cuda.marks", 5 * n + 5);
+  if (host.marks_for < n || host.gen > (1u << 30) || host.round_base > (1u << 30)) {
+    // New memory, or stamps about to wrap: clear for real (stamps start at 1).
+    DYNG_CUDA_TRY(cudaMemsetAsync(marks, 0, (5 * n + 5) * sizeof(std::uint32_t), s));
+    host = scratch_state{n, 0, 1};
+  }
+  c.round_mark = marks;
+  c.inval_mark = marks + n;
+  c.seed_mark = marks + 2 * n;
+  c.changed_mark = update ? marks + 3 * n : nullptr;
+  c.touched_mark = marks + 4 * n;
+  c.gen = ++host.gen;
+  c.round_base = host.round_base;
+  c.ctr = device_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
+  DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
+  c.recompute_above = -1;
+  return c;
+}
+
+/// Reads the counters back (the call's one host synchronization) and advances the stamps.
+template <class W>
+void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rounds, unsigned long long rounds)
+{
+  auto* counters = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(counters, c.ctr, n_counters * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                stream_of(res)));
+  dyng::detail::synchronize(res);
+  auto const used = operators_rounds ? rounds : counters[c_rounds];
+  st.invalidated = static_cast<std::int64_t>(counters[c_inval]);
+  st.affected = static_cast<std::int64_t>(counters[c_touched]);
+  st.relaxations = static_cast<std::int64_t>(counters[c_relax]);
+  st.iterations = static_cast<std::int64_t>(used);
+  st.recomputed = counters[c_abort] != 0;
+  auto& host = res.workspace().get<scratch_state>("sssp.cuda.state", 1)[0];
+  host.round_base += static_cast<std::uint32_t>(used) + 2;
+}
+
+template <class Kernel, class W>
+void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
+{
+  auto const& info = dyng::detail::info(res);
+  int per_sm = 0;
+  DYNG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, dyng::detail::block_size, 0));
+  if (per_sm < 1) throw not_supported("sssp.cuda.fused: the kernel does not fit on an SM of this device");
+  // Two blocks per SM: road-graph frontiers are small and rounds many, so a cheap grid-wide
+  // barrier matters more than occupancy (benchmarks: bench/results/sssp_h200.json).
+  dim3 const grid(static_cast<unsigned>(std::min(per_sm, 2) * info.sm_count));
+  void* args[] = {&c};
+  DYNG_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), grid,
+                                            dim3(dyng::detail::block_size), args, 0, stream_of(res)));
+}
+
+template <class Kernel, class W, class... Extra>
+void launch_step(resources const& res, std::int64_t items, Kernel kernel, ctx<W> const& c, Extra... extra)
+{
+  kernel<<<dyng::detail::grid_for(res, items), dyng::detail::block_size, 0, stream_of(res)>>>(c, extra...);
+  DYNG_CUDA_TRY(cudaGetLastError());
+}
+
+/// Operators engine: launches `step(r)` for r = 0, 1, ... in groups, reading the ring counter
+/// that round r + 1 would read after each group (one host round trip per group); returns the
+/// rounds launched.
+template <class Step>
+int loop_in_groups(resources const& res, unsigned long long const* ring, Step step,
+                   long long const* stop_total = nullptr, unsigned long long const* total = nullptr)
+{
+  constexpr int group = 16;
+  auto* seen = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.ring", 2);
+  int r = 0;
+  for (;;) {
+    for (int i = 0; i < group; ++i) step(r++);
+    DYNG_CUDA_TRY(cudaMemcpyAsync(&seen[0], ring + r % 3, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                  stream_of(res)));
+    if (total != nullptr)
+      DYNG_CUDA_TRY(cudaMemcpyAsync(&seen[1], total, sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_of(res)));
+    dyng::detail::synchronize(res);
+    if (seen[0] == 0) return r;
+    if (stop_total != nullptr && *stop_total >= 0 && static_cast<long long>(seen[1]) > *stop_total) return -1;
+  }
+}
+
+template <class W>
+device_graph_store<W> const& store_of(dyng::detail::graph_impl const& g)
+{
+  return std::get<device_graph_store<W>>(g.device->s);
+}
+
+template <class W>
+void compute_typed(resources const& res, dyng::detail::graph_impl const& g, result& r, bool fused)
+{
+  dyng::detail::device_guard guard(res);
+  auto const& store = store_of<W>(g);
+  auto const& p = access::params(r);
+  auto d = std::make_shared<device_result>(res);
+  d->n = g.n;
+  d->objective = p.objective;
+  d->zbits = zbits_for(g.n);
+  d->key = device_buffer<std::uint64_t>(res, static_cast<std::size_t>(g.n));
+  d->parent = device_buffer<vertex_t>(res, static_cast<std::size_t>(g.n));
+  // The largest weight of the objective's column (slack slots hold old or zero weights: an upper bound).
+  auto const column = static_cast<std::size_t>(store.out.capacity);
+  W const* w = store.out.weight.data() + static_cast<std::size_t>(p.objective) * column;
+  auto* max_w = dyng::detail::device_scratch<W>(res, "sssp.cuda.max_weight", 1);
+  W host_max = 0;
+  if (column > 0) {
+    dyng::detail::cub_call(res, "sssp.cuda.reduce", [&](void* tmp, std::size_t& bytes) {
+      return cub::DeviceReduce::Max(tmp, bytes, w, max_w, static_cast<std::int64_t>(column), stream_of(res));
+    });
+    DYNG_CUDA_TRY(cudaMemcpyAsync(&host_max, max_w, sizeof(W), cudaMemcpyDeviceToHost, stream_of(res)));
+    dyng::detail::synchronize(res);
+  }
+  d->max_weight = static_cast<std::int64_t>(host_max);
+  if (!fits(g.n, d->zbits, d->max_weight))
+    throw not_supported("sssp.cuda: distances of this graph (n = " + std::to_string(g.n) + ", largest weight " +
+                        std::to_string(d->max_weight) + ") may exceed the " + std::to_string(63 - d->zbits) +
+                        "-bit distance field of the packed device keys; use a CPU backend");
+  auto c = make_ctx(res, g, store, *d, false);
+  c.source = p.source;
+  if (fused) {
+    launch_cooperative(res, fused_compute_kernel<W>, c);
+    finish(res, c, access::stats(r), false, 0);
+  } else {
+    launch_step(res, g.n, init_kernel<W>, c);
+    int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) { launch_step(res, g.n, round_kernel<W>, c, round); });
+    launch_step(res, g.n, parents_all_kernel<W>, c);
+    finish(res, c, access::stats(r), true, static_cast<unsigned long long>(rounds));
+  }
+  access::device(r) = std::move(d);
+}
+
+template <class W>
+void update_typed(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above, bool fused)
+{
+  dyng::detail::device_guard guard(res);
+  auto const& store = store_of<W>(g);
+  auto& d = *access::device(r);
+  auto c = make_ctx(res, g, store, d, true);
+  c.source = access::params(r).source;
+  c.recompute_above = above;
+  auto& st = access::stats(r);
+  if (fused) {
+    launch_cooperative(res, fused_update_kernel<W>, c);
+    finish(res, c, st, false, 0);
+    return;
+  }
+  auto const rows = std::max<std::int64_t>(store.changes.size, 1);
+  launch_step(res, rows, identify_kernel<W>, c);
+  long long const stop = above;
+  int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_step(res, g.n, level_kernel<W>, c, l); },
+                                    &stop, c.ctr + c_inval);
+  if (levels < 0) {  // too much invalidated: nothing changed yet, the caller recomputes
+    finish(res, c, st, true, 0);
+    st.recomputed = true;
+    return;
+  }
+  launch_step(res, g.n, reset_kernel<W>, c);
+  launch_step(res, g.n, pull_kernel<W>, c);
+  int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) { launch_step(res, g.n, round_kernel<W>, c, round); });
+  launch_step(res, g.n, collect_kernel<W>, c);
+  launch_step(res, g.n, parents_touched_kernel<W>, c);
+  finish(res, c, st, true, static_cast<unsigned long long>(rounds));
+}
+
+bool int_weights(dyng::detail::graph_impl const& g)
+{
+  return std::holds_alternative<device_graph_store<std::int32_t>>(g.device->s);
+}
+
+}  // namespace
+
+void cuda_check_support(dyng::detail::graph_impl const& g, params const&, bool fused)
+{
+  if (!g.device) throw not_supported("sssp.cuda: the graph lives in host memory; build it with CUDA resources");
+  if (!int_weights(g))
+    throw not_supported("sssp.cuda: the graph has float64 weights, the CUDA engines take int32 weights "
+                        "(packed 64-bit keys); use a CPU backend");
+  if (fused && !dyng::detail::info(g.device->res).cooperative_launch)
+    throw not_supported("sssp.cuda.fused: this device or context refuses cooperative launches (MPS, MIG); "
+                        "sssp.cuda.operators runs there");
+}
+
+void cuda_fused_compute(resources const& res, dyng::detail::graph_impl const& g, result& r)
+{
+  compute_typed<std::int32_t>(res, g, r, true);
+}
+void cuda_operators_compute(resources const& res, dyng::detail::graph_impl const& g, result& r)
+{
+  compute_typed<std::int32_t>(res, g, r, false);
+}
+void cuda_fused_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above)
+{
+  update_typed<std::int32_t>(res, g, r, above, true);
+}
+void cuda_operators_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above)
+{
+  update_typed<std::int32_t>(res, g, r, above, false);
+}
+
+void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros)
+{
+  auto const& d = *r.device_arrays();
+  dyng::detail::device_guard guard(d.res);
+  auto const n = static_cast<std::size_t>(d.n);
+  std::vector<std::uint64_t> keys(n);
+  parent.resize(n);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(keys.data(), d.key.data(), n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream_of(d.res)));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(parent.data(), d.parent.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, stream_of(d.res)));
+  dyng::detail::synchronize(d.res);
+  std::vector<std::int64_t> dd(n);
+  zeros.resize(n);
+  auto const mask = (std::uint64_t{1} << d.zbits) - 1;
+  for (std::size_t v = 0; v < n; ++v) {
+    bool const inf = keys[v] == unreachable_key;
+    dd[v] = inf ? infinity<std::int64_t>() : static_cast<std::int64_t>(keys[v] >> d.zbits);
+    zeros[v] = inf ? no_zeros : static_cast<std::int32_t>(keys[v] & mask);
+  }
+  dist = std::move(dd);
+}
+
+std::shared_ptr<device_result> clone(device_result const& d)
+{
+  dyng::detail::device_guard guard(d.res);
+  auto c = std::make_shared<device_result>(d.res);
+  c->zbits = d.zbits;
+  c->objective = d.objective;
+  c->n = d.n;
+  c->max_weight = d.max_weight;
+  c->key = device_buffer<std::uint64_t>(d.res, d.key.size());
+  c->parent = device_buffer<vertex_t>(d.res, d.parent.size());
+  DYNG_CUDA_TRY(cudaMemcpyAsync(c->key.data(), d.key.data(), d.key.size() * sizeof(std::uint64_t),
+                                cudaMemcpyDeviceToDevice, stream_of(d.res)));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(c->parent.data(), d.parent.data(), d.parent.size() * sizeof(vertex_t),
+                                cudaMemcpyDeviceToDevice, stream_of(d.res)));
+  return c;
+}
+
+void cuda_check_batch(device_result& d, dyng::detail::graph_impl const& g, batch const& b)
+{
+  auto const k = static_cast<std::size_t>(g.k);
+  auto const c = static_cast<std::size_t>(d.objective);
+  // Weights the graph will reject (not finite, negative, beyond int32) are its to report.
+  double most = static_cast<double>(d.max_weight);
+  auto const consider = [&](double w) {
+    if (w >= 0 && w <= 2147483647.0) most = std::max(most, w);
+  };
+  for (std::size_t i = 0; i < b.insertions(); ++i) consider(b.insert_weights()[i * k + c]);
+  for (std::size_t i = 0; i < b.weight_changes(); ++i) consider(b.change_weights()[i * k + c]);
+  if (!fits(d.n, d.zbits, static_cast<std::int64_t>(most)))
+    throw not_supported("sssp.cuda: a batch weight of " + std::to_string(most) + " could overflow the " +
+                        std::to_string(63 - d.zbits) + "-bit distances of the packed device keys (n = " +
+                        std::to_string(d.n) + "); nothing was changed; use a CPU backend for such weights");
+  d.max_weight = static_cast<std::int64_t>(most);
+}
+
+}  // namespace dyng::sssp::detail

@@ -1,0 +1,273 @@
+// sssp on the CUDA backend: the conformance suite for both engines (every update checked against
+// a sequential Dijkstra, element by element), the device commit against the host commit, the
+// parity fixtures byte for byte, real graphs, and a caller's stream.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "common/conformance.hpp"
+#include "common/gpu.hpp"
+#include "common/random_graph.hpp"
+#include "dyng/graph/generate.hpp"
+#include "dyng/io/io.hpp"
+#include "dyng/sssp/sssp.hpp"
+
+namespace {
+
+using namespace dyng;
+using test::graph_spec;
+namespace fs = std::filesystem;
+
+std::vector<graph_spec> int_specs()
+{
+  return {
+      {.n = 30, .avg_degree = 2.5, .directed = true},
+      {.n = 30, .avg_degree = 2.0, .directed = false},
+      {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.3},
+      {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .multigraph = true},
+  };
+}
+
+template <char const* Engine>
+struct cuda_family {
+  using result_type = sssp::result;
+  static constexpr int property_pairs = 1000;
+  static std::vector<std::pair<std::string, resources>> backends()
+  {
+    if (!test::cuda_unavailable_reason().empty()) {
+      if (test::cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
+      return {};
+    }
+    return {{std::string("cuda ") + Engine, resources::cuda(0)}};
+  }
+  static std::vector<graph_spec> specs() { return int_specs(); }
+  static result_type compute(resources const& res, graph const& g, int variant)
+  {
+    return sssp::compute(res, g, {.source = variant == 0 ? 0 : g.num_vertices() - 1, .objective = variant % g.k(),
+                                  .engine = Engine, .strategy = sssp::strategy::incremental});
+  }
+  static std::string diff(result_type const& a, result_type const& b)
+  {
+    if (a.distance_data() != b.distance_data()) return "distances differ";
+    for (vertex_t v = 0; v < a.size(); ++v) {
+      auto const i = static_cast<std::size_t>(v);
+      if (a.parents()[i] != b.parents()[i]) return "parent of " + std::to_string(v) + " differs";
+      if (a.zero_arcs()[i] != b.zero_arcs()[i]) return "zero-arc count of " + std::to_string(v) + " differs";
+    }
+    return "";
+  }
+  static std::string verify(graph const& g, result_type const& r) { return sssp::verify(g, r); }
+  static void check_stats(graph const& g, result_type const& r)
+  {
+    EXPECT_LE(r.last_stats().invalidated, g.num_vertices());
+    EXPECT_EQ(r.last_stats().engine, Engine);
+  }
+};
+
+constexpr char fused[] = "sssp.cuda.fused";
+constexpr char operators[] = "sssp.cuda.operators";
+
+}  // namespace
+
+namespace dyng::test {
+using CudaFamilies = ::testing::Types<cuda_family<fused>, cuda_family<operators>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(SsspCuda, Conformance, CudaFamilies);
+}  // namespace dyng::test
+
+namespace {
+
+class SsspCuda : public test::gpu_test {};
+
+TEST_F(SsspCuda, DeviceCommitEqualsHostCommit)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    for (auto spec : int_specs()) {
+      spec.n = 2 + static_cast<vertex_t>(seed % 60);
+      test::generator a(seed), b(seed);
+      auto host = a.make_graph(cpu, spec);
+      auto dev = b.make_graph(gpu, spec);
+      ASSERT_EQ(dev.to_csr().targets, host.to_csr().targets);
+      for (int step = 0; step < 3; ++step) {
+        auto const sem = spec.multigraph ? batch_semantics::mosp : batch_semantics::set;
+        auto const bt = a.make_batch(host, spec, 1 + seed % 20, sem);
+        (void)b.make_batch(dev, spec, 1 + seed % 20, sem);  // keep the generators in step
+        auto const hs = host.commit(cpu, bt);
+        auto const ds = dev.commit(gpu, bt);
+        auto const hc = host.to_csr(), dc = dev.to_csr();
+        ASSERT_EQ(dc.offsets, hc.offsets) << test::describe(spec, seed) << " step " << step;
+        ASSERT_EQ(dc.targets, hc.targets) << test::describe(spec, seed) << " step " << step;
+        ASSERT_EQ(dc.weights, hc.weights) << test::describe(spec, seed) << " step " << step;
+        EXPECT_EQ(ds.inserted, hs.inserted);
+        EXPECT_EQ(ds.deleted, hs.deleted);
+        // The host counts every row that changed an arc's weights, the device each arc once.
+        EXPECT_LE(ds.reweighted, hs.reweighted);
+        EXPECT_EQ(dev.num_edges(), host.num_edges());
+      }
+    }
+  }
+}
+
+TEST_F(SsspCuda, DeviceCommitRejectsLikeTheHost)
+{
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  std::vector<std::int32_t> w{1, 1};
+  auto g = graph::from_edges(gpu, 3, src, dst, w, {});
+  auto const before = g.to_csr();
+  auto const version = g.version();
+  try {
+    g.commit(gpu, batch().erase(2, 0).insert(0, 2, 1.0));
+    FAIL() << "expected invalid_argument";
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("batch deletion 0: edge (2, 0) does not exist"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(g.commit(gpu, batch().insert(0, 5, 1.0)), invalid_argument);
+  EXPECT_EQ(g.to_csr().targets, before.targets);
+  EXPECT_EQ(g.version(), version);
+  EXPECT_THROW(g.commit(resources::sequential(), batch().insert(0, 2, 1.0)), invalid_argument);
+  EXPECT_THROW((void)sssp::compute(resources::sequential(), g, {}), invalid_argument);
+}
+
+TEST_F(SsspCuda, Float64GraphsAreDeclinedWithTheRule)
+{
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src{0}, dst{1};
+  std::vector<double> w{1.5};
+  auto g = graph::from_edges(gpu, 2, src, dst, w, {.weight_type = weight_type::float64});
+  try {
+    (void)sssp::compute(gpu, g, {});
+    FAIL();
+  } catch (not_supported const& e) {
+    EXPECT_NE(std::string(e.what()).find("float64"), std::string::npos) << e.what();
+  }
+}
+
+std::string slurp(fs::path const& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST_F(SsspCuda, MospFixturesByteForByte)
+{
+  fs::path const root = DYNG_TEST_DATA_DIR;
+  auto const gpu = resources::cuda(0);
+  std::ifstream cases(root / "mosp_sssp" / "cases.txt");
+  std::string name, dir;
+  int k = 0;
+  auto const tmp = fs::temp_directory_path() / "dyng_cuda_fixture";
+  fs::create_directories(tmp);
+  int checked = 0;
+  while (cases >> name >> dir >> k) {
+    for (char const* engine : {fused, operators}) {
+      auto gf = io::read_graph(gpu, root / dir, {.format = io::format::mosp_csr});
+      std::vector<sssp::result> rs;
+      for (int obj = 0; obj < k; ++obj)
+        rs.push_back(sssp::compute(gpu, gf.graph, {.objective = obj, .engine = engine, .strategy = sssp::strategy::incremental}));
+      std::vector<result_base*> ptrs;
+      for (auto& r : rs) ptrs.push_back(&r);
+      dyng::detail::update_all(gpu, gf.graph, io::read_mosp_batch(root / dir / "insert.txt", root / dir / "delete.txt", k), ptrs);
+      for (int obj = 0; obj < k; ++obj) {
+        auto const exp = root / "mosp_sssp" / name / "updated" / ("obj" + std::to_string(obj));
+        io::write_distances(tmp / "d.txt", rs[static_cast<std::size_t>(obj)].distance_data());
+        io::write_parents(tmp / "t.txt", rs[static_cast<std::size_t>(obj)].parents());
+        EXPECT_EQ(slurp(tmp / "d.txt"), slurp(exp / "distancesUpdated.txt")) << engine << " " << name << " obj" << obj;
+        EXPECT_EQ(slurp(tmp / "t.txt"), slurp(exp / "SSSPTreeUpdated.txt")) << engine << " " << name << " obj" << obj;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 16);
+  fs::remove_all(tmp);
+}
+
+TEST_F(SsspCuda, RealGraphsChainedBatches)
+{
+  fs::path const tests = DYNG_TEST_DATA_DIR, data = DYNG_REPO_DATA_DIR;
+  auto const gpu = resources::cuda(0);
+  for (auto const& path : {data / "rome99.gr.gz", tests / "real" / "DE.gr.gz", tests / "real" / "email-Eu-core.txt.gz"}) {
+    for (char const* engine : {fused, operators}) {
+      auto gf = io::read_graph(gpu, path, {.random_weight_seed = io::default_weight_seed});
+      auto r = sssp::compute(gpu, gf.graph, {.engine = engine, .strategy = sssp::strategy::incremental});
+      ASSERT_EQ(sssp::verify(gf.graph, r), "") << engine << " " << path;
+      std::uint64_t seed = 1;
+      for (std::size_t size : {std::size_t{1}, std::size_t{100}, std::size_t{10000}, std::size_t{50000}}) {
+        sssp::update(gpu, gf.graph, random_batch(gf.graph, {.size = size, .seed = seed++}), r);
+        ASSERT_EQ(sssp::verify(gf.graph, r), "") << engine << " " << path << " batch " << size;
+      }
+      sssp::update(gpu, gf.graph, random_batch(gf.graph, {.size = 500, .seed = 99, .locality = 2000}), r);
+      ASSERT_EQ(sssp::verify(gf.graph, r), "") << engine << " " << path << " local";
+    }
+  }
+}
+
+TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)
+{
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src, dst;
+  std::vector<std::int32_t> w;
+  for (vertex_t v = 0; v + 1 < 1000; ++v) {
+    src.push_back(v);
+    dst.push_back(v + 1);
+    w.push_back(1);
+  }
+  for (char const* engine : {fused, operators}) {
+    auto g = graph::from_edges(gpu, 1000, src, dst, w, {});
+    auto r = sssp::compute(gpu, g, {.engine = engine});
+    auto const s = sssp::update(gpu, g, batch().erase(0, 1), r);
+    EXPECT_TRUE(s.recomputed) << engine;
+    EXPECT_EQ(sssp::verify(g, r), "") << engine;
+  }
+}
+
+/// Holds the legacy default stream until released, or for about `max_cycles`; then marks the end.
+__global__ void hold(volatile int* flags, long long max_cycles)
+{
+  long long const start = clock64();
+  while (flags[0] == 0 && clock64() - start < max_cycles) {
+  }
+  flags[1] = 1;
+}
+
+TEST_F(SsspCuda, WorkStaysOnTheCallersStream)
+{
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  {
+    auto const res = resources::cuda(0, stream);
+    EXPECT_EQ(res.stream().handle(), stream);
+    test::generator gen(3);
+    graph_spec const spec{.n = 2000, .avg_degree = 3};
+    auto g = gen.make_graph(res, spec);
+    auto const b1 = gen.make_batch(g, spec, 50);
+    auto r = sssp::compute(res, g, {.strategy = sssp::strategy::incremental});
+    sssp::update(res, g, b1, r);  // every kernel loaded, every scratch slot sized
+    auto const b2 = gen.make_batch(g, spec, 50);
+    // Hold the legacy default stream for a few seconds: work of ours on it would wait for that.
+    int* flags = nullptr;
+    ASSERT_EQ(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped), cudaSuccess);
+    flags[0] = flags[1] = 0;
+    hold<<<1, 1, 0, cudaStreamLegacy>>>(flags, 4'000'000'000LL);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    auto r2 = sssp::compute(res, g, {.strategy = sssp::strategy::incremental});
+    sssp::update(res, g, b2, r2);
+    int const legacy_finished_first = static_cast<int volatile*>(flags)[1];
+    flags[0] = 1;
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(legacy_finished_first, 0) << "the call waited for the legacy default stream";
+    EXPECT_EQ(sssp::verify(g, r2), "");
+    cudaFreeHost(flags);
+  }
+  cudaStreamDestroy(stream);
+}
+
+}  // namespace
