@@ -49,8 +49,10 @@ __all__ = [
     "StaleResultError",
     "as_graph",
     "config",
+    "cycle_count",
     "datasets",
     "io",
+    "mosp",
     "show_config",
     "sssp",
     "update",
@@ -58,7 +60,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from . import datasets, io, sssp
+    from . import cycle_count, datasets, io, mosp, sssp
     from ._array import Array
     from ._config import config, show_config
     from ._graph import Batch, CommitStats, Graph, as_graph
@@ -77,6 +79,8 @@ _LAZY = {
     "config": ("._config", "config"),
     "show_config": ("._config", "show_config"),
     "sssp": (".sssp", None),
+    "cycle_count": (".cycle_count", None),
+    "mosp": (".mosp", None),
     "io": (".io", None),
     "datasets": (".datasets", None),
 }

@@ -52,6 +52,8 @@ void bind_errors(nb::module_& m);
 void bind_core(nb::module_& m);
 void bind_graph(nb::module_& m);
 void bind_sssp(nb::module_& m);
+void bind_cycle_count(nb::module_& m);
+void bind_mosp(nb::module_& m);
 void bind_io(nb::module_& m);
 
 }  // namespace dyng::python

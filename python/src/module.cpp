@@ -9,5 +9,7 @@ NB_MODULE(_core, m)
   dyng::python::bind_core(m);
   dyng::python::bind_graph(m);
   dyng::python::bind_sssp(m);
+  dyng::python::bind_cycle_count(m);
+  dyng::python::bind_mosp(m);  // after sssp: its params use SsspStrategy
   dyng::python::bind_io(m);
 }

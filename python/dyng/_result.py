@@ -1,0 +1,62 @@
+"""What the results of cycle_count and mosp share: the graph they belong to, staleness checks,
+and array snapshots cached per graph version (as dyng.sssp.Result does)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ._array import Array
+from ._errors import StaleResultError
+from ._graph import Graph
+
+__all__ = ["ResultBase"]
+
+
+class ResultBase:
+    __slots__ = ("_r", "_graph", "_cache", "_cache_version", "__weakref__")
+
+    family = ""
+
+    def __init__(self, native: Any, graph: Graph) -> None:
+        self._r = native
+        self._graph = graph
+        self._cache: dict[str, Array] = {}
+        self._cache_version = -1
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    def is_current(self) -> bool:
+        """Whether the result matches its graph as it is now."""
+        return bool(self._r.is_current(self._graph._g))
+
+    def _describe(self) -> str:
+        return f"{self.family} result"
+
+    def _check(self, what: str) -> None:
+        if not self._r.is_current(self._graph._g):
+            raise StaleResultError(
+                f"{self._describe()}: {what} of a stale result; it matches graph version "
+                f"{self._r.graph_version}, the graph is at version {self._graph.version}. Pass the "
+                "result to dyng.update(graph, batch, results=[...]) when changing the graph, or compute it again"
+            )
+
+    def _array(self, name: str, make: Callable[[], Any]) -> Array:
+        """A read-only snapshot made by ``make()`` (a NumPy array), once per graph version."""
+        with self._graph._lock:
+            self._check(name)
+            version = self._r.graph_version
+            if self._cache_version != version:
+                self._cache = {}
+                self._cache_version = version
+            a = self._cache.get(name)
+            if a is None:
+                a = self._cache[name] = Array(make())
+        return a
+
+    def _value(self, name: str, read: Callable[[], Any]) -> Any:
+        """A value read under the graph's lock from a current result."""
+        with self._graph._lock:
+            self._check(name)
+            return read()

@@ -1,0 +1,238 @@
+"""Multi-objective shortest paths (the DynaMOSP heuristic) on a dynamic graph: compute once,
+update after each batch.
+
+**One compromise path per vertex, not the Pareto set.** For K objectives (K weight columns) the
+result holds one sssp tree per objective, the *combined graph* (for every vertex v != source,
+one arc p -> v per distinct parent p of v among the K trees, weighted
+``L*(K+1) - sum(L/pref[i] for the trees i with parent p)``, ``L = lcm(pref)``), the *MOSP tree*
+(sssp on the combined graph) and every vertex's cost in each objective along its MOSP-tree path.
+A larger ``pref`` value makes an objective count less. An update equals a recompute element by
+element (docs/mosp.md, docs/adr/0005-mosp.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Sequence
+
+from . import _backend
+from ._array import Array
+from ._errors import InvalidArgumentError
+from ._graph import Batch, Graph, _enum, as_batch
+from ._resources import Resources, resolve
+from ._result import ResultBase
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Result", "Stats", "compute", "update", "verify"]
+
+Strategy = Literal["automatic", "incremental", "recompute"]
+Combined = Literal["incremental", "rebuild"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """What the last compute or update did."""
+
+    parent_changes: int  # vertices whose parent tuple over the K trees changed
+    combined_changes: int  # rows of the batch derived for the combined graph
+    cost_updates: int  # vertices whose costs were recomputed
+    rebuilt: bool  # the combined graph was built from scratch
+
+
+def _stats(s: Any) -> Stats:
+    return Stats(int(s.parent_changes), int(s.combined_changes), int(s.cost_updates), bool(s.rebuilt))
+
+
+class Result(ResultBase):
+    """MOSP paths from :attr:`source` on :attr:`graph`. Read :attr:`costs` (n x K),
+    :attr:`parents` / :attr:`distances` (the MOSP tree), :meth:`tree_distances` /
+    :meth:`tree_parents` (objective i's sssp tree), :meth:`combined_graph`; all read-only
+    :class:`dyng.Array` snapshots. Bring it up to date with :func:`update` or
+    ``dyng.update(graph, batch, results=[...])``; after its graph changed without it, reading it
+    raises :class:`dyng.StaleResultError`.
+
+    Pickles together with its graph (``pickle.dumps((graph, result))``); unpickling computes it
+    again on the restored graph (K + 1 shortest-path runs; every array is a function of the
+    graph and params, so it equals the pickled result)."""
+
+    __slots__ = ()
+
+    family = "mosp"
+
+    @property
+    def source(self) -> int:
+        return int(self._r.source)
+
+    @property
+    def k(self) -> int:
+        """Number of objectives K."""
+        return int(self._r.k)
+
+    @property
+    def objectives(self) -> list[int]:
+        """The weight column of each objective."""
+        return [int(c) for c in self._r.objectives]
+
+    @property
+    def pref(self) -> list[int]:
+        """The preference of each objective (all 1 when none was given)."""
+        return [int(p) for p in self._r.pref]
+
+    @property
+    def lcm(self) -> int:
+        """L = lcm(pref): combined-graph distances are in units of 1/L."""
+        return int(self._r.lcm)
+
+    def _describe(self) -> str:
+        return f"mosp result (source {self.source})"
+
+    @property
+    def costs(self) -> Array:
+        """(n, K): vertex v's cost in objective i along its MOSP-tree path (int64 for int32
+        weights, float64 for float64; 0 at the source; the largest int64 or +inf when
+        unreachable)."""
+        k = self.k
+        return self._array("costs", lambda: self._r.costs().reshape(-1, k))
+
+    @property
+    def parents(self) -> Array:
+        """The MOSP tree: parent of each vertex, -1 for the source and unreachable vertices."""
+        return self._array("parents", self._r.combined_parents)
+
+    @property
+    def distances(self) -> Array:
+        """The MOSP tree's distances on the combined graph, in units of 1/:attr:`lcm`."""
+        return self._array("distances", self._r.combined_distances)
+
+    def _objective(self, i: int) -> int:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.k:
+            raise InvalidArgumentError(f"objective index {i!r}; give 0 <= i < {self.k} (the result's K)")
+        return i
+
+    def tree_distances(self, i: int) -> Array:
+        """Distances of objective i's sssp tree (weight column ``objectives[i]``)."""
+        i = self._objective(i)
+        return self._array(f"tree_distances{i}", lambda: self._r.tree_distances(i))
+
+    def tree_parents(self, i: int) -> Array:
+        """Parents of objective i's sssp tree (the sssp family's canonical tree)."""
+        i = self._objective(i)
+        return self._array(f"tree_parents{i}", lambda: self._r.tree_parents(i))
+
+    def combined_graph(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[Any]]:
+        """The combined graph as (offsets, targets, weights (m, K + 1)) host copies: column 0 the
+        combined weight, columns 1..K the arc's weights in the K objectives."""
+        off, tgt, w = self._value("combined_graph", self._r.combined_csr)
+        return off, tgt, w.reshape(len(tgt), self.k + 1)
+
+    @property
+    def stats(self) -> Stats:
+        """Stats of the last compute or update."""
+        return _stats(self._r.last_stats)
+
+    def __repr__(self) -> str:
+        state = "current" if self.is_current() else "stale"
+        return f"dyng.mosp.Result(source={self.source}, K={self.k}, pref={self.pref}, n={self._r.size}, {state})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        p = self._r.params
+        return (_rebuild_result, (self._graph, self.source, list(p.objectives), list(p.pref),
+                                  p.strategy.name, p.combined.name))
+
+
+def _int_list(values: Sequence[int] | None, what: str) -> list[int]:
+    if values is None:
+        return []
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of ints, not {type(values).__name__}")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"{what} must be a sequence of ints; {v!r} is a {type(v).__name__}")
+        out.append(int(v))
+    return out
+
+
+def _params(core: Any, source: int, objectives: Sequence[int] | None, pref: Sequence[int] | None,
+            strategy: str, combined: str) -> Any:
+    if isinstance(source, bool) or not hasattr(source, "__index__"):
+        raise TypeError(f"source must be a vertex id (int), not {type(source).__name__}")
+    p = core.MospParams()
+    p.source = int(source)
+    p.objectives = _int_list(objectives, "objectives")
+    p.pref = _int_list(pref, "pref")
+    p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
+    p.combined = _enum(core.MospCombinedUpdate, combined, "combined")
+    return p
+
+
+def compute(
+    graph: Graph,
+    source: int,
+    *,
+    objectives: Sequence[int] | None = None,
+    pref: Sequence[int] | None = None,
+    strategy: Strategy = "automatic",
+    combined: Combined = "incremental",
+    resources: Resources | None = None,
+) -> Result:
+    """MOSP paths from ``source`` over the weight columns ``objectives`` (default: all), with
+    preferences ``pref`` (one positive int per objective; default all 1). ``strategy`` is the
+    sssp update strategy of the trees; ``combined`` how updates bring the combined graph up to
+    date (``"incremental"``, or ``"rebuild"`` as the original).
+
+    Raises InvalidArgumentError (source out of range, an objective out of range or repeated,
+    pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type)."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a dyng.Graph (dyng.as_graph(...) makes one), not {type(graph).__name__}")
+    core = _backend.native()
+    p = _params(core, source, objectives, pref, strategy, combined)
+    res = resolve(resources)
+    with graph._lock, res._lock:
+        res._sync_log_level()
+        r = core.mosp_compute(res._native, graph._g, p)
+    return Result(r, graph)
+
+
+def update(result: Result, batch: Batch, *, resources: Resources | None = None) -> Stats:
+    """Commits ``batch`` to ``result.graph`` and updates ``result``; returns its stats. Other
+    results on the graph become stale (``dyng.update`` updates several at once). On an error
+    (invalid batch, stale result) nothing has changed."""
+    if type(result) is not Result:
+        raise TypeError(f"result must be a dyng.mosp.Result, not {type(result).__name__}")
+    b = as_batch(batch)
+    res = resolve(resources)
+    g = result._graph
+    with g._lock, res._lock:
+        res._sync_log_level()
+        s = _backend.native().mosp_update(res._native, g._g, b._b, result._r)
+    return _stats(s)
+
+
+def verify(result: Result) -> str:
+    """Checks ``result`` against a from-scratch sequential compute, element by element (the K
+    trees, the combined graph, the MOSP tree, the costs): '' when equal, else the first
+    difference."""
+    g = result._graph
+    with g._lock:
+        result._check("verify")
+        return str(_backend.native().mosp_verify(g._g, result._r))
+
+
+def write_files(directory: str, result: Result, suffix: str = "Updated") -> None:
+    """Writes the original DynaMOSP output layout into ``directory`` (docs/mosp.md)."""
+    import os
+
+    g = result._graph
+    with g._lock:
+        result._check("write_files")
+        _backend.native().mosp_write_files(os.fspath(directory), result._r, suffix)
+
+
+def _rebuild_result(graph: Graph, source: int, objectives: list[int], pref: list[int], strategy: str,
+                    combined: str) -> Result:
+    return compute(graph, source, objectives=objectives, pref=pref, strategy=strategy,  # type: ignore[arg-type]
+                   combined=combined, resources=Resources.sequential())  # type: ignore[arg-type]
