@@ -11,15 +11,29 @@
 namespace dyng::cli {
 namespace {
 
+/// <dir of the running executable>/../share/dyng/data: where an install (any prefix, moved or
+/// not) and the Python wheel (`<venv>/bin/dyng`, `<venv>/share/dyng/data`) put the graph.
+std::filesystem::path beside_executable()
+{
+  std::error_code ec;
+  auto const exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return {};
+  return exe.parent_path().parent_path() / "share" / "dyng" / "data";
+}
+
 std::filesystem::path bundled_graph()
 {
-  for (std::filesystem::path dir : {std::filesystem::path("data"), std::filesystem::path(DYNG_SOURCE_DATA_DIR),
+  auto const exe_dir = beside_executable();
+  for (std::filesystem::path dir : {std::filesystem::path("data"), exe_dir, std::filesystem::path(DYNG_SOURCE_DATA_DIR),
                                     std::filesystem::path(DYNG_INSTALL_DATA_DIR)}) {
+    if (dir.empty()) continue;
     auto const p = dir / "rome99.gr.gz";
-    if (std::filesystem::exists(p)) return p;
+    std::error_code ec;
+    if (std::filesystem::exists(p, ec)) return p;
   }
   throw io_error("the bundled road network data/rome99.gr.gz was not found (looked in ./data, " +
-                 std::string(DYNG_SOURCE_DATA_DIR) + ", " + DYNG_INSTALL_DATA_DIR + "); pass a graph file");
+                 (exe_dir.empty() ? std::string() : exe_dir.string() + ", ") + DYNG_SOURCE_DATA_DIR + ", " +
+                 DYNG_INSTALL_DATA_DIR + "); pass a graph file");
 }
 
 std::string json_string(std::string const& s)
