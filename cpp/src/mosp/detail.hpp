@@ -27,6 +27,8 @@ struct access {
   static auto& tuple(result& r) noexcept { return r.tuple_; }
   static auto& mosp_parent(result& r) noexcept { return r.mosp_parent_; }
   static auto& stats(result& r) noexcept { return r.stats_; }
+  static auto& device(result& r) noexcept { return r.device_; }
+  static auto& host_stale(result& r) noexcept { return r.host_stale_; }
   static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
 };
 
@@ -75,6 +77,22 @@ inline std::int64_t combined_weight(std::span<vertex_t const> tuple, vertex_t p,
     if (tuple[i] == p) w -= lcm / pref[i];
   return w;
 }
+
+#if defined(DYNG_HAVE_CUDA)
+// The CUDA path (src/mosp/cuda/mosp.cu). The K trees are CUDA sssp results already current.
+/// Declines (not_supported, naming the rule) what the CUDA sssp engines cannot run: float64
+/// weights, combined weights beyond the packed device keys. Before anything is computed.
+void cuda_check_support(graph const& g, std::int64_t lcm, std::span<std::int64_t const> pref);
+/// The combined graph, its tree and the costs from scratch on the device; with `count_changes`
+/// (the rebuild update) the parent tuples that changed are counted into the stats first.
+void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_changes);
+/// The incremental update: tuple diff and derived batch on the device, the combined graph's
+/// device commit and its CUDA tree update, costs on the device.
+void cuda_update_combined(resources const& res, graph const& g, result& r);
+/// Copies the device costs to the host (int64, row-major n x K).
+void cuda_download_costs(device_state const& d, result::cost_array& out);
+std::shared_ptr<device_state> cuda_clone(device_state const& d);
+#endif
 
 }  // namespace detail
 }  // namespace dyng::mosp

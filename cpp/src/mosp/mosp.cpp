@@ -14,7 +14,7 @@
 //   graph after the derived batch equals the one rebuilt from the new trees (same arc set and
 //   weights; row order does not matter because the canonical tree rule does not read it), and
 //   the sssp update equals a recompute. Costs are recomputed only in the MOSP subtrees below
-//   vertices whose MOSP parent or parent arc changed. docs/adr/0004-mosp.md has the measurements.
+//   vertices whose MOSP parent or parent arc changed. docs/adr/0005-mosp.md has the measurements.
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -332,9 +332,31 @@ sssp::result const& result::tree(int i) const
   return trees_[static_cast<std::size_t>(i)];
 }
 
+void result::ensure_host() const
+{
+#if defined(DYNG_HAVE_CUDA)
+  if (device_ && host_stale_) {
+    detail::cuda_download_costs(*device_, costs_);
+    host_stale_ = false;
+  }
+#endif
+}
+
+result::cost_array const& result::cost_data() const
+{
+  ensure_host();
+  return costs_;
+}
+
+void result::check_batch(graph const& g, batch const& b) const
+{
+  for (auto const& t : trees_) t.check_batch(g, b);
+}
+
 template <class D>
 std::span<D const> result::costs() const
 {
+  ensure_host();
   auto const* c = std::get_if<std::vector<D>>(&costs_);
   DYNG_EXPECTS(c != nullptr, std::string("mosp::result::costs: the costs are ") +
                                  (std::holds_alternative<std::vector<std::int64_t>>(costs_) ? "int64_t" : "double") +
@@ -357,6 +379,10 @@ result result::clone() const
   out.lcm_ = lcm_;
   for (auto const& tr : trees_) out.trees_.push_back(tr.clone());
   out.costs_ = costs_;
+  out.host_stale_ = host_stale_;
+#if defined(DYNG_HAVE_CUDA)
+  if (device_) out.device_ = detail::cuda_clone(*device_);
+#endif
   out.tuple_ = tuple_;
   out.mosp_parent_ = mosp_parent_;
   out.stats_ = stats_;
@@ -366,23 +392,35 @@ result result::clone() const
 result compute(resources const& res, graph const& g, params const& p)
 {
   auto const rp = check_params(g, p, "mosp::compute");
+  bool const cuda = res.backend() == backend::cuda;
+#if defined(DYNG_HAVE_CUDA)
+  if (cuda) detail::cuda_check_support(g, rp.lcm, rp.pref);
+#endif
   std::vector<sssp::result> trees;
   {
     scoped_stage stage(res.profiler(), "mosp.trees");
     for (int const c : rp.objectives)
       trees.push_back(sssp::compute(res, g, {.source = p.source, .objective = c, .strategy = p.strategy}));
   }
-  // Placeholders, replaced by rebuild (a graph and an sssp result have no empty state).
-  auto placeholder = graph::from_edges(res, 1, std::span<vertex_t const>{}, std::span<vertex_t const>{},
+  // Placeholders, replaced by rebuild (a graph and an sssp result have no empty state); host
+  // ones on every backend, so a CUDA compute launches nothing for them.
+  auto const host = resources::sequential();
+  auto placeholder = graph::from_edges(host, 1, std::span<vertex_t const>{}, std::span<vertex_t const>{},
                                        std::span<std::int32_t const>{}, {});
-  auto placeholder_tree = sssp::compute(res, placeholder, {});
+  auto placeholder_tree = sssp::compute(host, placeholder, {});
   auto r = access::make(std::move(placeholder_tree), std::move(placeholder));
   access::params(r) = p;
   access::objectives(r) = rp.objectives;
   access::pref(r) = rp.pref;
   access::lcm(r) = rp.lcm;
   access::trees(r) = std::move(trees);
-  with_weight_type(g.impl(), [&](auto w) { rebuild<decltype(w)>(res, g, r); });
+  if (cuda) {
+#if defined(DYNG_HAVE_CUDA)
+    detail::cuda_rebuild(res, g, r, false);
+#endif
+  } else {
+    with_weight_type(g.impl(), [&](auto w) { rebuild<decltype(w)>(res, g, r); });
+  }
   access::stamp(r, g);
   return r;
 }
@@ -397,7 +435,15 @@ void result::apply_changes(resources const& res, graph const& g)
       t.apply_changes(res, g);
     }
   }
-  with_weight_type(g.impl(), [&](auto w) {
+#if defined(DYNG_HAVE_CUDA)
+  if (device_) {
+    if (params_.combined == combined_update::rebuild)
+      detail::cuda_rebuild(res, g, *this, true);
+    else
+      detail::cuda_update_combined(res, g, *this);
+  }
+#endif
+  if (!device_) with_weight_type(g.impl(), [&](auto w) {
     using W = decltype(w);
     if (params_.combined == combined_update::rebuild) {
       // The parent tuples are recounted for the stats only.

@@ -2,6 +2,7 @@
 // the sequential Dijkstra) compared element by element; each sssp tree is also held to the sssp
 // verifier. Used by tests, `dyng mosp --verify` and the benchmarks.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -34,6 +35,21 @@ std::vector<std::vector<double>> arc_rows(graph const& g)
   return rows;
 }
 
+/// A host graph with the same arcs (a device graph is checked through such a copy; an
+/// undirected graph becomes a directed one with both arcs, which has the same trees).
+graph host_copy(graph const& g)
+{
+  auto const csr = g.to_csr();
+  graph_options const opts{.directed = true, .k = g.k(), .weight_type = g.weight_type(),
+                           .duplicates = duplicate_edges::keep};
+  return std::visit(
+      [&](auto const& w) {
+        using W = typename std::decay_t<decltype(w)>::value_type;
+        return graph::from_csr(resources::sequential(), csr.offsets, csr.targets, std::span<W const>(w), opts);
+      },
+      csr.weights);
+}
+
 std::string compare_trees(sssp::result const& a, sssp::result const& b, std::string const& what)
 {
   if (a.distance_data() != b.distance_data()) return what + ": distances differ from a recompute";
@@ -58,7 +74,9 @@ std::string verify(graph const& g, result const& r)
   p.objectives.assign(r.objectives().begin(), r.objectives().end());
   p.pref.assign(r.pref().begin(), r.pref().end());
   p.combined = combined_update::rebuild;
-  auto const ref = compute(resources::sequential(), g, p);
+  std::optional<graph> copy;
+  if (g.impl().device) copy.emplace(host_copy(g));
+  auto const ref = compute(resources::sequential(), copy ? *copy : g, p);
   for (int i = 0; i < r.k(); ++i)
     if (auto const why = compare_trees(r.tree(i), ref.tree(i), "objective " + std::to_string(i)); !why.empty())
       return why;

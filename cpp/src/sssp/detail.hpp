@@ -160,6 +160,9 @@ void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& p
 std::shared_ptr<device_result> clone(device_result const& d);
 /// Refuses a batch whose weights could overflow the packed device keys (before any change).
 void cuda_check_batch(device_result& d, graph_impl const& g, batch const& b);
+/// A CUDA result's device parent array (n entries, -1 for the source and unreachable vertices),
+/// valid until the result's next compute or update; for families composed from sssp (mosp).
+vertex_t const* device_parents(device_result const& d) noexcept;
 #endif
 
 }  // namespace detail

@@ -1,7 +1,7 @@
 #pragma once
 /// Multi-objective shortest paths (the DynaMOSP heuristic) on a dynamic graph: compute once,
 /// update after each batch. Composed from the sssp family; see docs/mosp.md and
-/// docs/adr/0004-mosp.md.
+/// docs/adr/0005-mosp.md.
 ///
 /// **What is returned: one compromise path per vertex, not the Pareto set.** For K objectives
 /// (K weight columns of the graph) the result holds
@@ -26,8 +26,15 @@
 /// parent arc changed. The result equals a from-scratch compute element by element.
 ///
 /// Determinism: every array is a function of the graph and params only (any backend, thread
-/// count, update history). Host memory; no device sync. Not thread-safe per resources object.
+/// count, update history). Not thread-safe per resources object.
+///
+/// CUDA (a graph built with CUDA resources): the K trees and the MOSP tree are CUDA sssp results,
+/// the combined graph is a device graph, the parent-tuple diff, the derived batch and the costs
+/// are computed on the device; costs are copied to the host on the first read after a compute
+/// or update. int32 weights only, and the combined weights must fit the packed device keys
+/// (else not_supported); see docs/adr/0005-mosp.md.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,6 +47,10 @@
 #include "dyng/update.hpp"
 
 namespace dyng::mosp {
+
+namespace detail {
+struct device_state;  // a CUDA result's device arrays (src/mosp/cuda)
+}
 
 /// How an update brings the combined graph and its tree up to date.
 enum class combined_update {
@@ -96,11 +107,16 @@ class result final : public result_base {
   /// @throws invalid_argument if D is not the result's cost type.
   template <class D>
   [[nodiscard]] std::span<D const> costs() const;
-  [[nodiscard]] cost_array const& cost_data() const noexcept { return costs_; }
+  /// The costs on the host (a CUDA result copies them from the device on the first read).
+  [[nodiscard]] cost_array const& cost_data() const;
+  /// Whether the result's arrays live in device memory (a result of the CUDA backend).
+  [[nodiscard]] bool on_device() const noexcept { return device_ != nullptr; }
 
   [[nodiscard]] result clone() const;
 
   [[nodiscard]] std::string_view family() const noexcept override { return "mosp"; }
+  /// The trees' checks (CUDA: batch weights must fit the packed device keys).
+  void check_batch(graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
@@ -109,6 +125,7 @@ class result final : public result_base {
 
  private:
   result(sssp::result combined_tree, graph combined);
+  void ensure_host() const;
   friend struct access;
   mosp::params params_;
   std::vector<int> objectives_;
@@ -117,7 +134,9 @@ class result final : public result_base {
   std::vector<sssp::result> trees_;
   graph combined_;
   sssp::result combined_tree_;
-  cost_array costs_;
+  mutable cost_array costs_;
+  std::shared_ptr<detail::device_state> device_;  // CUDA: tuples, costs (null on CPU backends)
+  mutable bool host_stale_ = false;               // the device costs are newer than costs_
   std::vector<vertex_t> tuple_;        // parent tuples the combined graph was built from, n x K
   std::vector<vertex_t> mosp_parent_;  // MOSP parents the costs were computed along
   mosp::stats stats_;

@@ -640,6 +640,8 @@ void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& p
   dist = std::move(dd);
 }
 
+vertex_t const* device_parents(device_result const& d) noexcept { return d.parent.data(); }
+
 std::shared_ptr<device_result> clone(device_result const& d)
 {
   dyng::detail::device_guard guard(d.res);

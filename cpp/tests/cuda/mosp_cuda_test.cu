@@ -1,0 +1,335 @@
+// mosp on the CUDA backend: the conformance suite (int32 specs, both combined-graph update
+// modes; every update checked against a sequential recompute, element by element), the
+// original's fixtures byte for byte, CUDA == sequential on random graphs and batches, the
+// declines (float64, combined weights beyond the packed device keys), clones, lazy host copies.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/conformance.hpp"
+#include "common/gpu.hpp"
+#include "common/random_graph.hpp"
+#include "dyng/core/error.hpp"
+#include "dyng/io/io.hpp"
+#include "dyng/mosp/mosp.hpp"
+
+namespace {
+
+using namespace dyng;
+using test::graph_spec;
+namespace fs = std::filesystem;
+
+/// The CPU suite's specs less float64 (the CUDA sssp engines take int32 weights).
+std::vector<graph_spec> int_specs()
+{
+  return {
+      {.n = 30, .avg_degree = 3.0, .directed = true, .k = 3},
+      {.n = 30, .avg_degree = 2.0, .directed = false, .k = 2},
+      {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.3},
+      {.n = 30, .avg_degree = 3.0, .directed = true, .k = 3, .multigraph = true},
+      {.n = 30, .avg_degree = 2.5, .directed = true, .k = 1, .max_weight = 3},
+  };
+}
+
+std::vector<std::vector<double>> arcs_of(graph const& g)
+{
+  std::vector<std::vector<double>> rows;
+  for (auto const& [e, w] : test::arc_map(g)) {
+    std::vector<double> row{static_cast<double>(e.first), static_cast<double>(e.second)};
+    row.insert(row.end(), w.begin(), w.end());
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+/// "" when every array is equal (trees, combined arcs and weights, MOSP tree, costs).
+std::string diff_results(mosp::result const& a, mosp::result const& b)
+{
+  if (a.k() != b.k()) return "K differs";
+  auto const same_tree = [](sssp::result const& x, sssp::result const& y) {
+    return x.distance_data() == y.distance_data() &&
+           std::equal(x.parents().begin(), x.parents().end(), y.parents().begin(), y.parents().end());
+  };
+  for (int i = 0; i < a.k(); ++i)
+    if (!same_tree(a.tree(i), b.tree(i))) return "tree of objective " + std::to_string(i) + " differs";
+  if (arcs_of(a.combined_graph()) != arcs_of(b.combined_graph())) return "combined graphs differ";
+  if (!same_tree(a.combined_tree(), b.combined_tree())) return "MOSP trees differ";
+  if (a.cost_data() != b.cost_data()) return "costs differ";
+  return "";
+}
+
+mosp::params params_for(graph const& g, int variant, mosp::combined_update mode)
+{
+  mosp::params p{.source = variant == 0 ? 0 : g.num_vertices() - 1, .combined = mode};
+  if (variant == 1)
+    for (int i = 0; i < g.k(); ++i) p.pref.push_back(1 + (i * 2) % 5);  // 1, 3, 5, 2, ...
+  p.strategy = sssp::strategy::incremental;
+  return p;
+}
+
+template <mosp::combined_update Mode>
+struct mosp_cuda_family {
+  using result_type = mosp::result;
+  static constexpr int property_pairs = 200;
+  static std::vector<std::pair<std::string, resources>> backends()
+  {
+    if (!test::cuda_unavailable_reason().empty()) {
+      if (test::cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
+      return {};
+    }
+    return {{"cuda", resources::cuda(0)}};
+  }
+  static std::vector<graph_spec> specs() { return int_specs(); }
+  static result_type compute(resources const& res, graph const& g, int variant)
+  {
+    return mosp::compute(res, g, params_for(g, variant, Mode));
+  }
+  static std::string diff(result_type const& a, result_type const& b) { return diff_results(a, b); }
+  static std::string verify(graph const& g, result_type const& r) { return mosp::verify(g, r); }
+  static void check_stats(graph const& g, result_type const& r)
+  {
+    auto const& s = r.last_stats();
+    EXPECT_TRUE(r.on_device());
+    EXPECT_GE(s.parent_changes, 0);
+    EXPECT_LE(s.parent_changes, g.num_vertices());
+    EXPECT_GE(s.combined_changes, 0);
+    EXPECT_EQ(s.cost_updates, g.num_vertices());  // the device recomputes every cost (pointer jumping)
+    EXPECT_EQ(s.rebuilt, Mode == mosp::combined_update::rebuild);
+  }
+};
+
+}  // namespace
+
+namespace dyng::test {
+using MospCudaFamilies = ::testing::Types<mosp_cuda_family<mosp::combined_update::incremental>,
+                                          mosp_cuda_family<mosp::combined_update::rebuild>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(MospCuda, Conformance, MospCudaFamilies);
+}  // namespace dyng::test
+
+namespace {
+
+class MospCuda : public test::gpu_test {};
+
+// ---- fixtures ---------------------------------------------------------------------------------
+
+struct fixture_case {
+  std::string name;
+  fs::path input;
+  int k;
+};
+
+std::vector<fixture_case> cases()
+{
+  fs::path const root = DYNG_TEST_DATA_DIR;
+  std::ifstream in(root / "mosp_sssp" / "cases.txt");
+  std::vector<fixture_case> out;
+  std::string name, dir;
+  int k = 0;
+  while (in >> name >> dir >> k) out.push_back({name, root / dir, k});
+  return out;
+}
+
+std::string slurp(fs::path const& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The CUDA result's files equal the original's (obj<k>/) and the sequential result's (all,
+/// combinedGraph/ included), byte for byte.
+void expect_files(mosp::result const& r, mosp::result const& ref, fs::path const& expected_root, char const* phase,
+                  char const* suffix, std::string const& where)
+{
+  auto const base = fs::temp_directory_path() / ("dyng_mosp_cuda_fixture_" + std::to_string(::getpid()));
+  auto const got_dir = base / "cuda", ref_dir = base / "seq";
+  fs::remove_all(base);
+  mosp::write_files(got_dir.string(), r, suffix);
+  mosp::write_files(ref_dir.string(), ref, suffix);
+  for (int i = 0; i < r.k(); ++i) {
+    auto const obj = "obj" + std::to_string(i);
+    for (auto const* name : {"distances", "SSSPTree"}) {
+      auto const file = std::string(name) + suffix + ".txt";
+      EXPECT_EQ(slurp(got_dir / obj / file), slurp(expected_root / phase / obj / file))
+          << where << " " << obj << "/" << file;
+    }
+  }
+  for (auto const& entry : fs::recursive_directory_iterator(ref_dir)) {
+    if (!entry.is_regular_file()) continue;
+    auto const rel = fs::relative(entry.path(), ref_dir);
+    EXPECT_EQ(slurp(got_dir / rel), slurp(entry.path())) << where << " " << rel.string();
+  }
+  fs::remove_all(base);
+}
+
+TEST_F(MospCuda, FixturesByteForByte)
+{
+  auto const all = cases();
+  ASSERT_EQ(all.size(), 4u);
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  fs::path const root = fs::path(DYNG_TEST_DATA_DIR) / "mosp_sssp";
+  for (auto const mode : {mosp::combined_update::incremental, mosp::combined_update::rebuild}) {
+    for (auto const& c : all) {
+      auto const where = c.name + (mode == mosp::combined_update::rebuild ? " rebuild" : "");
+      auto gf = io::read_graph(gpu, c.input, {.format = io::format::mosp_csr});
+      auto hf = io::read_graph(cpu, c.input, {.format = io::format::mosp_csr});
+      auto& g = gf.graph;
+      auto& h = hf.graph;
+      ASSERT_EQ(g.k(), c.k) << c.name;
+      auto r = mosp::compute(gpu, g, {.source = 0, .combined = mode});
+      auto ref = mosp::compute(cpu, h, {.source = 0, .combined = mode});
+      ASSERT_TRUE(r.on_device());
+      expect_files(r, ref, root / c.name, "init", "Original", where + " init");
+      auto const b = io::read_mosp_batch(c.input / "insert.txt", c.input / "delete.txt", c.k);
+      dyng::update(gpu, g, b, r);
+      dyng::update(cpu, h, b, ref);
+      expect_files(r, ref, root / c.name, "updated", "Updated", where + " updated");
+      EXPECT_EQ(mosp::verify(g, r), "") << where;
+      EXPECT_EQ(diff_results(r, ref), "") << where;
+    }
+  }
+}
+
+TEST_F(MospCuda, DisconnectedCaseCostsAreInfinite)
+{
+  auto const gpu = resources::cuda(0);
+  auto const input = fs::path(DYNG_TEST_DATA_DIR) / "mosp_graph_io" / "r07";
+  auto gf = io::read_graph(gpu, input, {.format = io::format::mosp_csr});
+  auto r = mosp::compute(gpu, gf.graph, {.source = 0});
+  dyng::update(gpu, gf.graph, io::read_mosp_batch(input / "insert.txt", input / "delete.txt", 1), r);
+  auto const c = r.costs<std::int64_t>();
+  EXPECT_EQ(c[0], 0);
+  for (std::size_t v = 1; v < c.size(); ++v) EXPECT_EQ(c[v], sssp::infinity<std::int64_t>()) << v;
+  EXPECT_EQ(r.combined_graph().num_edges(), 0);
+}
+
+// ---- CUDA == sequential ---------------------------------------------------------------------
+
+TEST_F(MospCuda, EqualsSequentialOnRandomGraphsAndBatches)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  std::vector<graph_spec> specs = int_specs();
+  specs.push_back({.n = 2000, .avg_degree = 3.0, .directed = true, .k = 3, .max_weight = 100});
+  specs.push_back({.n = 1500, .avg_degree = 2.5, .directed = false, .k = 3, .max_weight = 100});
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    for (auto const& spec : specs) {
+      if (spec.n > 100 && seed % 8 != 0) continue;  // the large specs on every 8th seed
+      for (auto const mode : {mosp::combined_update::incremental, mosp::combined_update::rebuild}) {
+        test::generator a(seed), b(seed);
+        auto h = a.make_graph(cpu, spec);
+        auto g = b.make_graph(gpu, spec);
+        int const variant = static_cast<int>(seed % 3);
+        auto ref = mosp::compute(cpu, h, params_for(h, variant, mode));
+        auto r = mosp::compute(gpu, g, params_for(g, variant, mode));
+        ASSERT_EQ(diff_results(r, ref), "") << test::describe(spec, seed) << " compute";
+        for (int step = 0; step < 4; ++step) {
+          auto const sem = spec.multigraph ? batch_semantics::mosp : batch_semantics::set;
+          std::size_t const size = spec.n > 100 ? 50 + 100 * static_cast<std::size_t>(step) : 1 + seed % 12;
+          auto const bt = a.make_batch(h, spec, size, sem);
+          (void)b.make_batch(g, spec, size, sem);  // keep the generators in step
+          dyng::update(cpu, h, bt, ref);
+          dyng::update(gpu, g, bt, r);
+          ASSERT_EQ(diff_results(r, ref), "") << test::describe(spec, seed) << " step " << step;
+          EXPECT_EQ(r.last_stats().parent_changes, ref.last_stats().parent_changes)
+              << test::describe(spec, seed) << " step " << step;
+          if (mode == mosp::combined_update::incremental)
+            EXPECT_EQ(r.last_stats().combined_changes, ref.last_stats().combined_changes)
+                << test::describe(spec, seed) << " step " << step;
+        }
+        EXPECT_EQ(mosp::verify(g, r), "") << test::describe(spec, seed);
+      }
+    }
+  }
+}
+
+TEST_F(MospCuda, UpdateEqualsRecomputeOnALargerGraph)
+{
+  auto const gpu = resources::cuda(0);
+  graph_spec const spec{.n = 5000, .avg_degree = 3.0, .directed = true, .k = 3, .max_weight = 100};
+  test::generator gen(11);
+  auto g = gen.make_graph(gpu, spec);
+  auto r = mosp::compute(gpu, g, {.source = 0, .pref = {1, 2, 3}});
+  for (int step = 0; step < 6; ++step) {
+    dyng::update(gpu, g, gen.make_batch(g, spec, 500), r);
+    auto const fresh = mosp::compute(gpu, g, {.source = 0, .pref = {1, 2, 3}});
+    ASSERT_EQ(diff_results(r, fresh), "") << "step " << step;
+  }
+  EXPECT_EQ(mosp::verify(g, r), "");
+}
+
+// ---- declines, clones, host copies ------------------------------------------------------------
+
+TEST_F(MospCuda, DeclinesFloat64Weights)
+{
+  auto const gpu = resources::cuda(0);
+  test::generator gen(3);
+  auto g = gen.make_graph(gpu, {.n = 20, .k = 2, .type = weight_type::float64});
+  try {
+    (void)mosp::compute(gpu, g, {.source = 0});
+    FAIL() << "expected not_supported";
+  } catch (not_supported const& e) {
+    EXPECT_NE(std::string(e.what()).find("float64"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MospCuda, DeclinesCombinedWeightsBeyondThePackedKeys)
+{
+  // n = 2^20: zbits = 21, distances below 2^42 over n - 1 arcs: weights below ~2^22. Preferences
+  // {1, 2^22} make L = 2^22 and combined weights up to 3 * 2^22 - 1 (int32 still holds them).
+  auto const gpu = resources::cuda(0);
+  vertex_t const n = vertex_t{1} << 20;
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  std::vector<std::int32_t> w{1, 1, 2, 2};
+  auto g = graph::from_edges(gpu, n, src, dst, std::span<std::int32_t const>(w), {.directed = true, .k = 2});
+  try {
+    (void)mosp::compute(gpu, g, {.source = 0, .pref = {1, std::int64_t{1} << 22}});
+    FAIL() << "expected not_supported";
+  } catch (not_supported const& e) {
+    EXPECT_NE(std::string(e.what()).find("packed device keys"), std::string::npos) << e.what();
+  }
+  // Smaller preferences run.
+  auto r = mosp::compute(gpu, g, {.source = 0, .pref = {1, 2}});
+  EXPECT_EQ(r.costs<std::int64_t>()[2 * 2], 3);  // 0 -> 1 -> 2: (1, 1) + (2, 2)
+  EXPECT_EQ(r.costs<std::int64_t>()[2 * 2 + 1], 3);
+  EXPECT_EQ(r.costs<std::int64_t>()[3 * 2], sssp::infinity<std::int64_t>());
+}
+
+TEST_F(MospCuda, CloneIsIndependentAndCurrent)
+{
+  auto const gpu = resources::cuda(0);
+  test::generator gen(2);
+  graph_spec const spec{.n = 60, .k = 2};
+  auto g = gen.make_graph(gpu, spec);
+  auto r = mosp::compute(gpu, g, {.source = 0});
+  auto const before = r.clone();  // costs not yet read on the host: copied on the device
+  auto const b = gen.make_batch(g, spec, 15);
+  auto const g_before = g.clone();
+  dyng::update(gpu, g, b, r);
+  EXPECT_EQ(mosp::verify(g, r), "");
+  EXPECT_TRUE(before.on_device());
+  EXPECT_TRUE(before.combined_tree().is_current(before.combined_graph()));
+  EXPECT_NE(before.combined_graph().id(), r.combined_graph().id());
+  // The clone still equals a compute on the graph before the batch.
+  auto const ref = mosp::compute(gpu, g_before, {.source = 0});
+  EXPECT_EQ(diff_results(before, ref), "");
+}
+
+TEST_F(MospCuda, HostGraphWithCudaResourcesIsRefused)
+{
+  auto const gpu = resources::cuda(0);
+  test::generator gen(4);
+  auto h = gen.make_graph(resources::sequential(), {.n = 20, .k = 2});
+  EXPECT_THROW((void)mosp::compute(gpu, h, {.source = 0}), invalid_argument);
+}
+
+}  // namespace
