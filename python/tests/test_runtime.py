@@ -1,5 +1,6 @@
 """Resources, config, errors, logging, pickling, threads, the CLI, the NetworkX backend."""
 
+import gzip
 import io
 import logging
 import os
@@ -138,6 +139,25 @@ def test_cli_is_installed() -> None:
     assert exe is not None
     p = subprocess.run([exe, "info", str(dyng.datasets.rome99_path())], capture_output=True, text=True)
     assert p.returncode == 0 and "3353" in p.stdout
+
+
+def test_cli_finds_the_wheels_graph(tmp_path: Path) -> None:
+    # The wheel puts the CLI in <venv>/bin and a copy of rome99 in <venv>/share/dyng/data; the CLI
+    # looks at <its dir>/../share/dyng/data before the source tree it was built from.
+    exe = shutil.which("dyng", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    assert (Path(exe).resolve().parents[1] / "share" / "dyng" / "data" / "rome99.gr.gz").is_file()
+    p = subprocess.run([exe, "info"], capture_output=True, text=True, cwd=tmp_path)  # no ./data here
+    assert p.returncode == 0 and "3353 vertices" in p.stdout, p.stderr
+    # A copy of the CLI beside another share/dyng/data reads that one: the lookup is relative to
+    # the executable, not a path compiled in.
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "share" / "dyng" / "data").mkdir(parents=True)
+    shutil.copy2(exe, tmp_path / "bin" / "dyng")
+    with gzip.open(tmp_path / "share" / "dyng" / "data" / "rome99.gr.gz", "wt") as f:
+        f.write("p sp 5 2\na 1 2 7\na 2 5 1\n")
+    p = subprocess.run([str(tmp_path / "bin" / "dyng"), "info"], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0 and "5 vertices" in p.stdout, p.stdout + p.stderr
 
 
 def test_networkx_backend_matches_networkx() -> None:

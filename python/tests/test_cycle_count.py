@@ -1,0 +1,227 @@
+"""cycle_count through the typed layer: counts against NetworkX's simple_cycles(length_bound=k)
+on small random graphs (hypothesis), update == recount, staleness, dyng.update across families,
+bad inputs, pickling, the original's batch generator, the NetworkX backend's (non-)registration."""
+
+import pickle
+from collections import Counter
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dyng
+
+RESOURCES = [dyng.Resources.sequential, lambda: dyng.Resources.openmp(2)]
+
+
+def nx_histogram(G: nx.DiGraph, k: int | None, size: int) -> list[int]:
+    """Cycles yielded by NetworkX, counted by length; self-loops (length 1) left out as dyng does."""
+    c = Counter(len(cyc) for cyc in nx.simple_cycles(G, length_bound=k))
+    return [0, 0] + [c[length] for length in range(2, size)]
+
+
+def random_digraph(n: int, rng: np.random.Generator) -> dict[tuple[int, int], int]:
+    m = int(rng.integers(0, 3 * n + 1))
+    return {(int(a), int(b)): 1 for a, b in zip(rng.integers(0, n, m), rng.integers(0, n, m))}  # self-loops kept
+
+
+def build(n: int, arcs: dict[tuple[int, int], int], res: dyng.Resources) -> dyng.Graph:
+    u = np.array([a for a, _ in arcs], dtype=np.int32)
+    v = np.array([b for _, b in arcs], dtype=np.int32)
+    return dyng.Graph(u, v, np.ones(len(arcs), dtype=np.int32), n=n, resources=res)
+
+
+def as_nx(n: int, arcs: dict[tuple[int, int], int]) -> nx.DiGraph:
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(arcs)
+    return G
+
+
+def test_quick() -> None:
+    g = dyng.Graph([0, 1, 2, 1, 2], [1, 2, 0, 0, 1], n=3)  # triangle 0->1->2->0, 2-cycles 0<->1, 1<->2
+    r = dyng.cycle_count.compute(g, 3)
+    assert r.histogram.tolist() == [0, 0, 2, 1]
+    assert r.histogram.dtype == np.uint64 and r.total == 3 and r.count(2) == 2 and r.count(9) == 0
+    assert (r.k, r.max_length, r.family) == (3, 3, "cycle_count")
+    assert dyng.cycle_count.verify(r) == ""
+    s = dyng.cycle_count.update(r, dyng.Batch().erase(2, 0))
+    assert isinstance(s, dyng.cycle_count.Stats) and s.deleted == 1 and s.engine
+    assert r.histogram.tolist() == [0, 0, 2, 0] and r.stats == s
+    assert "current" in repr(r)
+
+
+def test_unbounded_counts_every_length() -> None:
+    G = nx.gnp_random_graph(8, 0.35, seed=3, directed=True)
+    r = dyng.cycle_count.compute(dyng.as_graph(G), None)
+    assert r.k is None and r.max_length == 8
+    assert r.histogram.tolist() == nx_histogram(G, None, 9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_counts_match_networkx_simple_cycles(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 9), label="n")
+    k = data.draw(st.integers(2, 7), label="k")
+    seed = data.draw(st.integers(0, 2**31), label="seed")
+    rng = np.random.default_rng(seed)
+    arcs = random_digraph(n, rng)
+    res = RESOURCES[seed % 2]()
+    r = dyng.cycle_count.compute(build(n, arcs, res), k, resources=res)
+    assert r.histogram.tolist() == nx_histogram(as_nx(n, arcs), k, k + 1), f"seed {seed}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_update_equals_recount_and_networkx(data: st.DataObject) -> None:
+    n = data.draw(st.integers(2, 9), label="n")
+    k = data.draw(st.integers(2, 6), label="k")
+    seed = data.draw(st.integers(0, 2**31), label="seed")
+    rng = np.random.default_rng(seed)
+    arcs = random_digraph(n, rng)
+    res = RESOURCES[seed % 2]()
+    g = build(n, arcs, res)
+    r = dyng.cycle_count.compute(g, k, resources=res)
+    for step in range(3):
+        b = dyng.Batch(missing="ignore")
+        for _ in range(int(rng.integers(0, 4))):  # some absent: ignored
+            e = (int(rng.integers(0, n)), int(rng.integers(0, n)))
+            b.erase(*e)
+            arcs.pop(e, None)
+        for _ in range(int(rng.integers(0, 5))):  # present ones change nothing
+            e = (int(rng.integers(0, n)), int(rng.integers(0, n)))
+            b.insert(*e, 1)
+            arcs[e] = 1
+        dyng.update(g, b, results=[r], resources=res)
+        fresh = dyng.cycle_count.compute(g, k, resources=res)
+        assert r.histogram.tolist() == fresh.histogram.tolist(), f"seed {seed} step {step}"
+        assert r.histogram.tolist() == nx_histogram(as_nx(n, arcs), k, k + 1), f"seed {seed} step {step}"
+    assert dyng.cycle_count.verify(r) == ""
+
+
+def test_undirected_graph_counts_both_orientations() -> None:
+    G = nx.gnp_random_graph(9, 0.4, seed=5)
+    r = dyng.cycle_count.compute(dyng.as_graph(G), 5)
+    c = Counter(len(cyc) for cyc in nx.simple_cycles(G, length_bound=5))
+    assert r.count(2) == G.number_of_edges()  # each edge u-v is the 2-cycle u->v->u
+    assert [r.count(length) for length in range(3, 6)] == [2 * c[length] for length in range(3, 6)]
+
+
+def test_update_across_families() -> None:
+    rng = np.random.default_rng(7)
+    n = 12
+    arcs = {(int(a), int(b)) for a, b in zip(rng.integers(0, n, 40), rng.integers(0, n, 40)) if a != b}
+    u = np.array([a for a, _ in arcs], dtype=np.int32)
+    v = np.array([b for _, b in arcs], dtype=np.int32)
+    w = rng.integers(1, 9, size=(len(arcs), 2)).astype(np.int32)
+    g = dyng.Graph(u, v, w, n=n)
+    sp = dyng.sssp.compute(g, 0)
+    cc = dyng.cycle_count.compute(g, 4)
+    mo = dyng.mosp.compute(g, 0, pref=[1, 2])
+    for seed in range(4):
+        b = dyng.Batch.random(g, 6, seed=seed, max_weight=9)
+        b2 = dyng.Batch(2)
+        src, dst, wt = b.insertions
+        for e in zip(*b.deletions):
+            b2.erase(int(e[0]), int(e[1]))
+        for a, c, x in zip(src, dst, wt):
+            b2.insert(int(a), int(c), [float(x[0]), float(x[0]) + 1])
+        s = dyng.update(g, b2, results=[sp, cc, mo])
+        assert isinstance(s, dyng.CommitStats)
+        assert cc.histogram.tolist() == dyng.cycle_count.compute(g, 4).histogram.tolist()
+        assert sp.distances.tolist() == dyng.sssp.compute(g, 0).distances.tolist()
+        assert mo.costs.tolist() == dyng.mosp.compute(g, 0, pref=[1, 2]).costs.tolist()
+    assert dyng.cycle_count.verify(cc) == "" and dyng.mosp.verify(mo) == "" and dyng.sssp.verify(sp) == ""
+
+
+def test_stale_result_raises() -> None:
+    g = dyng.Graph([0, 1], [1, 0], n=2)
+    r = dyng.cycle_count.compute(g, 3)
+    other = dyng.sssp.compute(g, 0)
+    dyng.sssp.update(other, dyng.Batch().insert(1, 1, 1))
+    for read in (lambda: r.histogram, lambda: r.total, lambda: dyng.cycle_count.verify(r)):
+        with pytest.raises(dyng.StaleResultError, match="cycle_count result.*stale"):
+            read()
+    with pytest.raises(dyng.StaleResultError):
+        dyng.update(g, dyng.Batch(), results=[r])
+    with pytest.raises(dyng.StaleResultError):
+        dyng.cycle_count.update(r, dyng.Batch())
+    assert not r.is_current() and "stale" in repr(r)
+
+
+def test_bad_inputs() -> None:
+    g = dyng.Graph([0, 1], [1, 0], n=2)
+    with pytest.raises(dyng.InvalidArgumentError, match="k >= 2"):
+        dyng.cycle_count.compute(g, 1)
+    for bad in (2.5, True, "3"):
+        with pytest.raises(TypeError, match="k must be an int"):
+            dyng.cycle_count.compute(g, bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="dyng.Graph"):
+        dyng.cycle_count.compute([(0, 1)], 3)  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="engine"):
+        dyng.cycle_count.compute(g, 3, engine="no.such.engine")
+    multi = dyng.Graph([0, 0, 1], [1, 1, 0], n=2, duplicates="keep")
+    with pytest.raises(dyng.NotSupportedError, match="multigraph|parallel|keep"):
+        dyng.cycle_count.compute(multi, 3)
+    r = dyng.cycle_count.compute(g, 3)
+    with pytest.raises(dyng.InvalidArgumentError, match="out of range"):
+        dyng.cycle_count.update(r, dyng.Batch().insert(0, 5, 1))
+    with pytest.raises(dyng.InvalidArgumentError):
+        dyng.cycle_count.update(r, dyng.Batch().erase(0, 0))  # absent edge, missing="error"
+    assert r.is_current() and r.histogram.tolist() == [0, 0, 1, 0]
+    with pytest.raises(TypeError, match="dyng.cycle_count.Result"):
+        dyng.cycle_count.update(dyng.sssp.compute(g, 0), dyng.Batch())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="dyng.Batch"):
+        dyng.cycle_count.update(r, [(0, 1)])  # type: ignore[arg-type]
+
+
+def test_engines_and_resources_agree() -> None:
+    G = nx.gnp_random_graph(30, 0.15, seed=1, directed=True)
+    g = dyng.as_graph(G)
+    got = set()
+    for make in RESOURCES:
+        res = make()
+        for e in dyng.cycle_count.engines(res):
+            got.add(tuple(dyng.cycle_count.compute(g, 5, engine=e, resources=res).histogram.tolist()))
+    assert len(got) == 1
+
+
+def test_generate_batch() -> None:
+    G = nx.gnp_random_graph(20, 0.2, seed=2, directed=True)
+    g = dyng.as_graph(G)
+    b = dyng.cycle_count.generate_batch(g, 5, 7, seed=3)
+    assert (len(b.deletions[0]), len(b.insertions[0])) == (5, 7)
+    b2 = dyng.cycle_count.generate_batch(g, 5, 7, seed=3)
+    assert repr(b) == repr(b2) and b.insertions[0].tolist() == b2.insertions[0].tolist()
+    r = dyng.cycle_count.compute(g, 4)
+    dyng.cycle_count.update(r, b)
+    assert dyng.cycle_count.verify(r) == ""
+    with pytest.raises(dyng.InvalidArgumentError):
+        dyng.cycle_count.generate_batch(g, 10**6, 0)
+    with pytest.raises(dyng.InvalidArgumentError, match="deletions"):
+        dyng.cycle_count.generate_batch(g, -1, 0)
+
+
+def test_pickle_with_graph() -> None:
+    G = nx.gnp_random_graph(10, 0.3, seed=4, directed=True)
+    g = dyng.as_graph(G)
+    r = dyng.cycle_count.compute(g, 4)
+    g2, r2 = pickle.loads(pickle.dumps((g, r)))
+    assert r2.is_current() and r2.k == 4 and r2.histogram.tolist() == r.histogram.tolist()
+    dyng.cycle_count.update(r2, dyng.Batch(missing="ignore").erase(0, 1).erase(1, 0))
+    assert dyng.cycle_count.verify(r2) == "" and r.is_current()
+
+
+def test_networkx_simple_cycles_is_not_dispatched() -> None:
+    # NetworkX's simple_cycles yields the cycles; dyng only counts them, so the backend does not
+    # register it (docs/python.md): asking for it raises NetworkX's NotImplementedError, and the
+    # count is dyng.cycle_count.compute(dyng.as_graph(G), k).
+    from dyng._nx_info import get_info
+
+    assert "simple_cycles" not in get_info()["functions"]
+    G = nx.DiGraph([(0, 1), (1, 2), (2, 0), (1, 0)])
+    with pytest.raises(NotImplementedError, match="simple_cycles"):
+        list(nx.simple_cycles(G, length_bound=3, backend="dyng"))
+    assert dyng.cycle_count.compute(dyng.as_graph(G), 3).histogram.tolist() == nx_histogram(G, 3, 4)
