@@ -11,6 +11,10 @@
 //   - Birmingham (road/tntp/Birmingham_Net.tntp.gz, directed): free_flow_time, length, toll.
 // Batches: random_batch, half insertions (weights uniform 1..100), seed 7; 50,000 changes with
 // endpoints anywhere, and 1,000 inside a BFS ball of 20,000 vertices (locality).
+// CUDA rows (backend "cuda": the graph on the device, the CUDA sssp engines) run when
+// $DYNG_BENCH_CUDA is set and a device is usable; graphs with float64 weights (Birmingham's TNTP
+// columns) are skipped there, as mosp on CUDA declines them. Every CUDA call ends with a stream
+// synchronization, so wall times include the device work.
 //
 //   build/release/bench/dyng_mosp_bench --benchmark_out=bench/results/mosp.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
@@ -48,20 +52,39 @@ graph_case const cases[] = {
     {"Birmingham", "road/tntp/Birmingham_Net.tntp.gz", {"free_flow_time", "length", "toll"}},
 };
 
-/// Graphs are read once per process and cloned per benchmark.
-graph const& loaded(graph_case const& c)
+/// Backends: 0 sequential, 1 OpenMP(2), 2 CUDA (device 0; with $DYNG_BENCH_CUDA only).
+constexpr int backend_cuda = 2;
+bool cuda_rows() { return cuda_available() && std::getenv("DYNG_BENCH_CUDA") != nullptr; }
+
+resources backend_of(int b)
+{
+  if (b == backend_cuda) {
+    static resources const gpu = resources::cuda(0);
+    return gpu;
+  }
+  return b == 0 ? resources::sequential() : resources::openmp(2);
+}
+
+/// Graphs are read once per process and placement (host or device), and cloned per benchmark.
+graph const& loaded(graph_case const& c, resources const& res)
 {
   static std::map<std::string, std::unique_ptr<graph>> cache;
-  auto& slot = cache[c.name];
+  auto& slot = cache[std::string(c.name) + (res.backend() == backend::cuda ? "/device" : "/host")];
   if (!slot) {
     io::read_options o{.tntp_columns = c.tntp_columns, .k = 3, .random_weight_seed = io::default_weight_seed};
-    auto gf = io::read_graph(resources::sequential(), data_dir() / c.path, o);
+    auto gf = io::read_graph(res, data_dir() / c.path, o);
     slot = std::make_unique<graph>(std::move(gf.graph));
   }
   return *slot;
 }
 
-resources backend_of(int b) { return b == 0 ? resources::sequential() : resources::openmp(2); }
+/// CUDA runs int32 weights only (mosp and sssp decline float64 there).
+bool skip_on_device(benchmark::State& state, resources const& res, graph const& g)
+{
+  if (res.backend() != backend::cuda || g.weight_type() == weight_type::int32) return false;
+  state.SkipWithError("float64 weights: the CUDA engines take int32 weights");
+  return true;
+}
 
 /// The exact inverse of a set-semantics batch of deletions and new-edge insertions.
 batch inverse_of(graph const& g, batch const& b)
@@ -94,7 +117,8 @@ void add_graph_counters(benchmark::State& state, graph const& g)
 void BM_mosp_compute(benchmark::State& state, graph_case c, int backend)
 {
   auto const res = backend_of(backend);
-  auto const& g = loaded(c);
+  auto const& g = loaded(c, res);
+  if (skip_on_device(state, res, g)) return;
   for (auto _ : state) {
     auto r = mosp::compute(res, g, {.source = 0});
     benchmark::DoNotOptimize(r.cost_data());
@@ -105,7 +129,8 @@ void BM_mosp_compute(benchmark::State& state, graph_case c, int backend)
 void BM_mosp_update(benchmark::State& state, graph_case c, int backend, mosp::combined_update mode)
 {
   auto const res = backend_of(backend);
-  auto g = loaded(c).clone();
+  auto g = loaded(c, res).clone();
+  if (skip_on_device(state, res, g)) return;
   auto const size = static_cast<std::size_t>(state.range(0));
   auto const locality = static_cast<std::size_t>(state.range(1));
   auto const fwd = random_batch(g, {.size = size, .insert_fraction = 0.5, .seed = 7, .locality = locality});
@@ -139,7 +164,8 @@ void BM_mosp_update(benchmark::State& state, graph_case c, int backend, mosp::co
 void BM_sssp_update(benchmark::State& state, graph_case c, int backend)
 {
   auto const res = backend_of(backend);
-  auto g = loaded(c).clone();
+  auto g = loaded(c, res).clone();
+  if (skip_on_device(state, res, g)) return;
   auto const size = static_cast<std::size_t>(state.range(0));
   auto const locality = static_cast<std::size_t>(state.range(1));
   auto const fwd = random_batch(g, {.size = size, .insert_fraction = 0.5, .seed = 7, .locality = locality});
@@ -159,8 +185,9 @@ void register_all()
 {
   for (auto const& c : cases) {
     if (!fs::exists(data_dir() / c.path)) continue;
-    for (int b = 0; b < 2; ++b) {
-      std::string const tag = std::string(c.name) + (b == 0 ? "/seq" : "/omp2");
+    for (int b = 0; b <= backend_cuda; ++b) {
+      if (b == backend_cuda && !cuda_rows()) continue;
+      std::string const tag = std::string(c.name) + (b == 0 ? "/seq" : b == 1 ? "/omp2" : "/cuda");
       // Batches: 50,000 changes anywhere (the size), and 1,000 changes inside a BFS
       // ball of 20,000 vertices (a local batch, where an incremental combined update can pay).
       auto const sizes = [](benchmark::internal::Benchmark* bm) {
@@ -168,14 +195,16 @@ void register_all()
       };
       benchmark::RegisterBenchmark(("mosp_compute/" + tag).c_str(), BM_mosp_compute, c, b)
           ->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+      // The device is fast enough for more iterations (each alternates batch and inverse).
+      int const iters = b == backend_cuda ? 10 : 2;
       benchmark::RegisterBenchmark(("sssp_update/" + tag).c_str(), BM_sssp_update, c, b)
-          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(2)->UseRealTime();
+          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(iters)->UseRealTime();
       benchmark::RegisterBenchmark(("mosp_update_incremental/" + tag).c_str(), BM_mosp_update, c, b,
                                    mosp::combined_update::incremental)
-          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(2)->UseRealTime();
+          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(iters)->UseRealTime();
       benchmark::RegisterBenchmark(("mosp_update_rebuild/" + tag).c_str(), BM_mosp_update, c, b,
                                    mosp::combined_update::rebuild)
-          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(2)->UseRealTime();
+          ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(iters)->UseRealTime();
     }
   }
 }
