@@ -5,6 +5,10 @@
 NetworkX converts the graph with :meth:`BackendInterface.convert_from_nx` and calls the function
 of the same name here. Semantics match NetworkX's: the same distances (int or float as the
 weights), unreachable nodes absent, ``cutoff`` honoured, missing weights count 1.
+
+Not registered: ``simple_cycles``. NetworkX's function yields the cycles themselves; dyng counts
+cycles and never enumerates them, so it cannot stand in (``backend="dyng"`` raises NetworkX's
+NotImplementedError). The counts are ``dyng.cycle_count.compute(dyng.as_graph(G), k)``.
 """
 
 from __future__ import annotations

@@ -18,5 +18,20 @@ def shortest(n: int) -> list[int]:
     return out
 
 
+def cycles_and_mosp(n: int) -> tuple[int, list[list[int]]]:
+    src = np.arange(n, dtype=np.int32)
+    w = np.ones((n, 2), dtype=np.int32)
+    g = dyng.Graph(src, (src + 1) % n, w, n=n)  # one directed cycle of length n, K = 2 columns
+    c: dyng.cycle_count.Result = dyng.cycle_count.compute(g, k=None)
+    m: dyng.mosp.Result = dyng.mosp.compute(g, 0, pref=[1, 2])
+    dyng.update(g, dyng.Batch(2).insert(0, 2, [1, 1]), results=[c, m])
+    s: dyng.cycle_count.Stats = c.stats
+    ms: dyng.mosp.Stats = m.stats
+    assert s.engine and not ms.rebuilt
+    costs: list[list[int]] = m.costs.tolist()
+    return c.total, costs
+
+
 if __name__ == "__main__":
     print(shortest(5))
+    print(cycles_and_mosp(5))
