@@ -46,10 +46,15 @@ if step sanitize; then
     [[ $rc -eq 0 ]] || status=1
   done
 fi
+# BENCH_RUNS="name=regex name=regex ...": one benchmark process (and JSON file) per run, so a
+# long run cut short still leaves the earlier ones; default: everything in one run.
 if step bench; then
-  DYNG_BENCH_CUDA=1 DYNG_BENCH_DATA="${graphs:-../shared/data}" "$build/bench/dyng_bench" \
-    --benchmark_out="$out/sssp_bench.json" --benchmark_out_format=json ${BENCH_FILTER:+--benchmark_filter=$BENCH_FILTER} \
-    >"$out/bench.log" 2>&1 || status=1
-  tail -3 "$out/bench.log"
+  for run in ${BENCH_RUNS:-all=.}; do
+    name=${run%%=*}
+    DYNG_BENCH_CUDA=1 DYNG_BENCH_DATA="${graphs:-../shared/data}" "$build/bench/dyng_bench" \
+      --benchmark_out="$out/sssp_bench_$name.json" --benchmark_out_format=json --benchmark_filter="${run#*=}" \
+      >"$out/bench_$name.log" 2>&1 || status=1
+    tail -2 "$out/bench_$name.log"
+  done
 fi
 exit $status
