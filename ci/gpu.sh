@@ -42,7 +42,16 @@ if step sanitize; then
     DYNG_REQUIRE_CUDA=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
       "$build/cpp/tests/sssp_cuda_tests" --gtest_filter="$f" >"$out/sanitizer-$tool.log" 2>&1
     rc=$?
-    echo "compute-sanitizer $tool: exit $rc, $(grep -c 'ERROR SUMMARY: 0' "$out/sanitizer-$tool.log") clean summaries"
+    echo "compute-sanitizer $tool: exit $rc, $(grep -cE '(ERROR|RACECHECK) SUMMARY: 0' "$out/sanitizer-$tool.log") clean summaries"
+    [[ $rc -eq 0 ]] || status=1
+  done
+  # The other families' CUDA suites under memcheck (their own test binaries, when built).
+  for suite in mosp_cuda_tests cycle_count_cuda_tests; do
+    [[ -x $build/cpp/tests/$suite ]] || continue
+    DYNG_REQUIRE_CUDA=1 timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$build/cpp/tests/$suite" --gtest_filter='-*Conformance*' >"$out/sanitizer-memcheck-$suite.log" 2>&1
+    rc=$?
+    echo "compute-sanitizer memcheck $suite: exit $rc"
     [[ $rc -eq 0 ]] || status=1
   done
 fi
