@@ -24,6 +24,16 @@ void check_params(params const& p, char const* what)
                    " is invalid; cycles have length >= 2: pass k >= 2, or cycle_count::unbounded (-1) for no bound");
 }
 
+/// The graph, the result's engine and the resources must agree on where the arrays live.
+void check_placement(resources const& res, graph const& g, char const* what)
+{
+  bool const device_graph = g.impl().device != nullptr;
+  DYNG_EXPECTS(device_graph == (res.backend() == backend::cuda),
+               std::string(what) + ": the graph lives in " + (device_graph ? "device" : "host") +
+                   " memory and the resources are " + std::string(to_string(res.backend())) +
+                   "; build the graph with the resources you count with");
+}
+
 }  // namespace
 
 std::uint64_t result::total() const
@@ -43,6 +53,7 @@ void result::check_batch(graph const& g, batch const&) const
 result compute(resources const& res, graph const& g, params const& p)
 {
   check_params(p, "cycle_count::compute");
+  check_placement(res, g, "cycle_count::compute");
   auto const& e = detail::choose(res, g.impl(), p);
   auto r = access::make();
   access::params(r) = p;
@@ -60,10 +71,13 @@ result compute(resources const& res, graph const& g, params const& p)
 
 void result::apply_changes(resources const& res, graph const& g)
 {
+  check_placement(res, g, "cycle_count::update");
   stats_ = {};
   auto const& e = detail::choose(res, g.impl(), params_);
+  // A device graph's change set is on the device: its engine reads it and sets the counts.
+  bool const on_device = g.impl().device != nullptr;
   detail::change_lists changes;
-  {
+  if (!on_device) {
     scoped_stage stage(res.profiler(), "cycle_count.changes");
     changes = detail::collect_changes(g.impl());
   }
@@ -73,7 +87,7 @@ void result::apply_changes(resources const& res, graph const& g)
   auto const size = hist_.size();
   auto minus = ws.filled<std::uint64_t>("cycle_count.minus", size, 0);
   auto plus = ws.filled<std::uint64_t>("cycle_count.plus", size, 0);
-  if (!changes.del.empty() || !changes.ins.empty()) {
+  if (on_device || !changes.del.empty() || !changes.ins.empty()) {
     scoped_stage stage(res.profiler(), "cycle_count.update");
     e.update(res, g.impl(), changes, minus, plus, stats_);
   }

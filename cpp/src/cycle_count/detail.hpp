@@ -190,6 +190,15 @@ void sequential_update(resources const& res, graph_impl const& g, change_lists c
 void openmp_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
 void openmp_update(resources const& res, graph_impl const& g, change_lists const& changes,
                    std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+#if defined(DYNG_HAVE_CUDA)
+// src/cycle_count/cuda/engines.cu: the work-queue engine. Its update reads the device graph's
+// change set itself (the host `changes` are empty for a device graph) and sets st.deleted and
+// st.inserted.
+void cuda_check_support(graph_impl const& g, params const& p);
+void cuda_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
+void cuda_update(resources const& res, graph_impl const& g, change_lists const& changes,
+                 std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+#endif
 
 /// Typed dispatch over the graph's weight type: f(W{}) with the store's weight type.
 template <class F>
