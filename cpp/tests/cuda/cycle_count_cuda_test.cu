@@ -1,0 +1,403 @@
+// cycle_count on the CUDA backend (cycle_count.cuda.queue): the TruCy/DynTruCy fixtures byte for
+// byte against the original's CUDA outputs (the `.cuda` files of cpp/tests/data/cycle_enum), the
+// conformance suite, update == recount on random and skewed graphs (hubs that split into many
+// work items), a cross-check with the sequential engine on real graphs, and the engine's rules.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/conformance.hpp"
+#include "common/gpu.hpp"
+#include "common/random_graph.hpp"
+#include "dyng/core/error.hpp"
+#include "dyng/cycle_count/cycle_count.hpp"
+#include "dyng/io/io.hpp"
+
+namespace {
+
+using namespace dyng;
+namespace fs = std::filesystem;
+
+fs::path const data = fs::path(DYNG_TEST_DATA_DIR) / "cycle_enum";
+constexpr char engine_id[] = "cycle_count.cuda.queue";
+
+std::string diff_hist(cycle_count::result const& a, cycle_count::result const& b)
+{
+  auto const x = a.histogram(), y = b.histogram();
+  if (x.size() != y.size()) return "sizes " + std::to_string(x.size()) + " and " + std::to_string(y.size());
+  for (std::size_t L = 0; L < x.size(); ++L)
+    if (x[L] != y[L]) return "length " + std::to_string(L) + ": " + std::to_string(x[L]) + " vs " + std::to_string(y[L]);
+  return "";
+}
+
+/// The conformance suite's view of the CUDA engine: k = 4 and 5 are the two result variants.
+struct cuda_cycle_family {
+  using result_type = cycle_count::result;
+  static constexpr int property_pairs = 1000;
+  static std::vector<std::pair<std::string, resources>> backends()
+  {
+    if (!test::cuda_unavailable_reason().empty()) {
+      if (test::cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
+      return {};
+    }
+    return {{"cuda", resources::cuda(0)}};
+  }
+  static std::vector<test::graph_spec> specs()
+  {
+    return {{.n = 20, .avg_degree = 3, .directed = true},
+            {.n = 20, .avg_degree = 2, .directed = false},
+            {.n = 20, .avg_degree = 4, .directed = true, .type = weight_type::float64}};
+  }
+  static result_type compute(resources const& res, graph const& g, int variant)
+  {
+    return cycle_count::compute(res, g, {.k = 4 + variant, .engine = engine_id});
+  }
+  static std::string diff(result_type const& a, result_type const& b) { return diff_hist(a, b); }
+  static std::string verify(graph const& g, result_type const& r) { return cycle_count::verify(g, r); }
+  static void check_stats(graph const&, result_type const& r)
+  {
+    auto const& st = r.last_stats();
+    EXPECT_EQ(st.engine, engine_id);
+    EXPECT_GE(st.paths, 0);
+    EXPECT_EQ(st.work_items, st.deleted + st.inserted);
+  }
+};
+
+}  // namespace
+
+namespace dyng::test {
+using CudaCycleFamilies = ::testing::Types<cuda_cycle_family>;
+INSTANTIATE_TYPED_TEST_SUITE_P(CycleCountCuda, Conformance, CudaCycleFamilies);
+}  // namespace dyng::test
+
+namespace {
+
+class CycleCountCuda : public test::gpu_test {};
+
+std::vector<std::string> lines_of(fs::path const& p)
+{
+  std::vector<std::string> out;
+  std::ifstream in(p);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+/// The fixtures' histogram text: `<label>` then ` L:count` per non-zero length.
+std::string hist_line(std::string const& label, std::span<std::uint64_t const> h)
+{
+  std::string out = label;
+  for (std::size_t L = 0; L < h.size(); ++L)
+    if (h[L] != 0) out += " " + std::to_string(L) + ":" + std::to_string(h[L]);
+  return out;
+}
+
+/// The label of a fixture line (its first word).
+std::string label_of(std::string const& line) { return line.substr(0, line.find(' ')); }
+
+/// The original's CUDA variants all print the same counts; `cuda`, `cuda_naive`, `cuda_roots`,
+/// `cuda_edges` and `cuda_two_hop` lines are each compared with our count.
+bool is_count_variant(std::string const& label, std::string const& suffix)
+{
+  for (auto const* v : {"cuda", "cuda_naive", "cuda_roots", "cuda_edges", "cuda_two_hop"})
+    if (label == std::string(v) + suffix) return true;
+  return false;
+}
+
+TEST_F(CycleCountCuda, CountAndUpdateCasesByteForByte)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  auto const cases = lines_of(data / "counts" / "cases.txt");
+  ASSERT_EQ(cases.size(), 23u);
+  int checked = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::istringstream in(cases[i]);
+    std::string kind, file, k;
+    in >> kind >> file >> k;
+    std::string const id = (i < 10 ? "c0" : "c") + std::to_string(i);
+    auto const expected = lines_of(data / "counts" / (id + ".cuda"));
+    auto const input = io::read_temporal_edge_list(data / file);
+    cycle_count::params const p{.k = std::stoi(k), .engine = engine_id};
+    if (kind == "count") {
+      auto const g = input.to_graph(gpu);
+      auto const r = cycle_count::compute(gpu, g, p);
+      for (auto const& line : expected) {
+        auto const label = label_of(line);
+        if (!is_count_variant(label, "")) continue;
+        EXPECT_EQ(hist_line(label, r.histogram()), line) << id << " " << cases[i];
+        ++checked;
+      }
+      continue;
+    }
+    ASSERT_EQ(kind, "update");
+    cycle_count::generator_options o;
+    std::string window;
+    in >> o.deletions >> o.insertions >> o.seed;
+    if (in >> window) o.window = std::stoi(window);
+    auto g = input.to_graph(gpu);
+    auto r = cycle_count::compute(gpu, g, p);
+    // The batch from a host copy of the same graph (the generator reads arcs in (u, v) order).
+    auto const b = cycle_count::generate_batch(input.to_graph(cpu), o);
+    ASSERT_EQ(expected.size(), 3u) << id;
+    EXPECT_EQ("deletions " + std::to_string(b.deletions()) + " insertions " + std::to_string(b.insertions()),
+              expected[0]) << id;
+    EXPECT_EQ(hist_line("prior", r.histogram()), expected[1]) << id;
+    dyng::update(gpu, g, b, r);
+    EXPECT_EQ(hist_line("cuda_update", r.histogram()), expected[2]) << id << " " << cases[i];
+    EXPECT_EQ(diff_hist(r, cycle_count::compute(gpu, g, p)), "") << id;
+    checked += 3;
+  }
+  // 16 count cases x 5 variants, 7 update cases x 3 lines.
+  EXPECT_EQ(checked, 16 * 5 + 7 * 3);
+}
+
+/// One random case: the graph, the raw batch.
+struct random_case {
+  vertex_t n = 0;
+  std::vector<vertex_t> src, dst;
+  std::vector<std::pair<vertex_t, vertex_t>> del, ins;
+};
+
+random_case read_case(fs::path const& p)
+{
+  random_case c;
+  for (auto const& line : lines_of(p)) {
+    std::istringstream in(line);
+    std::string tag;
+    vertex_t u = 0, v = 0;
+    in >> tag;
+    if (tag == "n") in >> c.n;
+    else if ((in >> u >> v) && tag == "e") c.src.push_back(u), c.dst.push_back(v);
+    else if (tag == "-") c.del.emplace_back(u, v);
+    else if (tag == "+") c.ins.emplace_back(u, v);
+  }
+  return c;
+}
+
+TEST_F(CycleCountCuda, RandomCasesByteForByte)
+{
+  auto const gpu = resources::cuda(0);
+  int checked = 0;
+  for (auto const* id : {"case_000", "case_001", "case_004", "case_005"}) {
+    auto const c = read_case(data / "cases" / (std::string(id) + ".txt"));
+    auto const expected = lines_of(data / "cases" / (std::string(id) + ".cuda"));
+    // As the CPU fixture test (cycle_count_fixture_test.cpp): room for inserted ids, absent
+    // deletions ignored, deletions naming ids outside the graph left out.
+    vertex_t n = c.n;
+    for (auto const& [u, v] : c.ins) n = std::max({n, u + 1, v + 1});
+    batch b(1, batch_semantics::set, missing_edge::ignore);
+    for (auto const& [u, v] : c.del)
+      if (u < n && v < n) b.erase(u, v);
+    for (auto const& [u, v] : c.ins) b.insert(u, v, 1.0);
+    std::vector<std::int32_t> const unit;
+    std::map<std::string, std::string> got;  // "before@k" -> histogram text after the label
+    for (int k : {2, 3, 4, 5, 6, 7, -1}) {
+      auto g = graph::from_edges(gpu, n, c.src, c.dst, unit, {});
+      auto r = cycle_count::compute(gpu, g, {.k = k, .engine = engine_id});
+      auto const before = r.clone();
+      dyng::update(gpu, g, b, r);
+      auto const after = cycle_count::compute(gpu, g, {.k = k, .engine = engine_id});
+      auto const key = "@" + std::to_string(k);
+      got["before" + key] = hist_line("", before.histogram());
+      got["after" + key] = hist_line("", after.histogram());
+      got["update" + key] = hist_line("", r.histogram());
+    }
+    std::string k;
+    for (auto const& line : expected) {
+      if (line.rfind("k ", 0) == 0) {
+        k = line.substr(2);
+        continue;
+      }
+      auto const label = label_of(line);
+      std::string what;
+      if (is_count_variant(label, "_before")) what = "before";
+      else if (label == "cuda_after") what = "after";
+      else if (label == "cuda_update") what = "update";
+      else continue;
+      auto const it = got.find(what + "@" + k);
+      ASSERT_NE(it, got.end()) << id << " " << label << " k=" << k;
+      EXPECT_EQ(label + it->second, line) << id << " k=" << k;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 4 * (6 * 7 + 6));  // k = 2..7: 5 variants, after, update; unbounded: no update line
+}
+
+/// Update == recount (and == the sequential engine) on random graphs and messy batches: absent
+/// deletions ignored, self-loops, present insertions, arcs deleted and re-inserted.
+TEST_F(CycleCountCuda, UpdateEqualsRecountOnMessyBatches)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  int pairs = 0;
+  for (std::uint64_t seed = 0; pairs < 1000; ++seed) {
+    test::graph_spec spec{.n = static_cast<vertex_t>(3 + seed % 25), .avg_degree = 1.5 + static_cast<double>(seed % 4),
+                          .directed = seed % 5 != 0};
+    test::generator gd(seed + 1000), gh(seed + 1000);
+    auto g = gd.make_graph(gpu, spec);
+    auto h = gh.make_graph(cpu, spec);
+    int const k = 2 + static_cast<int>(seed % 6);
+    auto r = cycle_count::compute(gpu, g, {.k = k});
+    auto rh = cycle_count::compute(cpu, h, {.k = k});
+    ASSERT_EQ(diff_hist(r, rh), "") << test::describe(spec, seed) << " k=" << k;
+    for (int step = 0; step < 5; ++step, ++pairs) {
+      batch b(1, batch_semantics::set, missing_edge::ignore);
+      auto const size = 1 + gd.vertex(12);
+      for (vertex_t i = 0; i < size; ++i) {
+        vertex_t const u = gd.vertex(g.num_vertices()), v = gd.vertex(g.num_vertices());
+        if (gd.coin(0.45)) b.erase(u, v);
+        if (gd.coin(0.6)) b.insert(u, v, 1.0);
+      }
+      dyng::update(gpu, g, b, r);
+      dyng::update(cpu, h, b, rh);
+      auto const fresh = cycle_count::compute(gpu, g, {.k = k});
+      ASSERT_EQ(diff_hist(r, fresh), "") << test::describe(spec, seed) << " k=" << k << " step " << step;
+      ASSERT_EQ(diff_hist(r, rh), "") << test::describe(spec, seed) << " k=" << k << " step " << step;
+      EXPECT_EQ(r.last_stats().deleted, rh.last_stats().deleted);
+      EXPECT_EQ(r.last_stats().inserted, rh.last_stats().inserted);
+    }
+  }
+}
+
+/// A hub joined both ways to every vertex, plus random arcs: the hub's root and the changed arcs
+/// into it have more two-hop pairs than one work item takes, so they split over many blocks.
+graph hub_graph(resources const& res, vertex_t n, double avg_degree, std::uint64_t seed)
+{
+  test::generator gen(seed);
+  std::vector<vertex_t> s, d;
+  for (vertex_t v = 1; v < n; ++v) {
+    s.push_back(0), d.push_back(v);
+    s.push_back(v), d.push_back(0);
+  }
+  auto const m = static_cast<std::size_t>(avg_degree * n);
+  for (std::size_t i = 0; i < m; ++i) s.push_back(gen.vertex(n)), d.push_back(gen.vertex(n));
+  std::vector<std::int32_t> const unit;
+  return graph::from_edges(res, n, s, d, unit, {});
+}
+
+TEST_F(CycleCountCuda, SkewedGraphsSplitIntoItemsAndAgreeWithSequential)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  for (int k : {2, 3, 4, 5}) {
+    vertex_t const n = k == 5 ? 600 : 3000;
+    auto g = hub_graph(gpu, n, 2.0, 7);
+    auto h = hub_graph(cpu, n, 2.0, 7);
+    auto r = cycle_count::compute(gpu, g, {.k = k});
+    auto rh = cycle_count::compute(cpu, h, {.k = k});
+    ASSERT_EQ(diff_hist(r, rh), "") << "k=" << k;
+    test::generator gen(static_cast<std::uint64_t>(k));
+    for (int step = 0; step < 4; ++step) {
+      batch b(1, batch_semantics::set, missing_edge::ignore);
+      for (int i = 0; i < 50; ++i) {
+        vertex_t const v = 1 + gen.vertex(n - 1);
+        if (gen.coin(0.5)) b.erase(v, 0);  // arcs into the hub: items over the hub's out-row
+        else b.erase(0, v);
+        vertex_t const x = gen.vertex(n), y = gen.vertex(n);
+        b.insert(x, y, 1.0);
+        if (step % 2 == 1) b.insert(v, 0, 1.0);  // deleted and re-inserted
+      }
+      dyng::update(gpu, g, b, r);
+      dyng::update(cpu, h, b, rh);
+      ASSERT_EQ(diff_hist(r, rh), "") << "k=" << k << " step " << step;
+      ASSERT_EQ(diff_hist(r, cycle_count::compute(gpu, g, {.k = k})), "") << "k=" << k << " step " << step;
+    }
+  }
+}
+
+TEST_F(CycleCountCuda, RealGraphsAgreeWithSequential)
+{
+  fs::path const tests = DYNG_TEST_DATA_DIR, repo = DYNG_REPO_DATA_DIR;
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  struct real_case {
+    fs::path path;
+    int k;
+  };
+  for (auto const& c : {real_case{tests / "real" / "email-Eu-core.txt.gz", 3}, real_case{tests / "real" / "email-Eu-core.txt.gz", 4},
+                        real_case{repo / "rome99.gr.gz", 8}, real_case{tests / "real" / "DE.gr.gz", 6}}) {
+    auto gd = io::read_graph(gpu, c.path, {.random_weight_seed = io::default_weight_seed});
+    auto gh = io::read_graph(cpu, c.path, {.random_weight_seed = io::default_weight_seed});
+    auto r = cycle_count::compute(gpu, gd.graph, {.k = c.k});
+    auto rh = cycle_count::compute(cpu, gh.graph, {.k = c.k});
+    ASSERT_EQ(diff_hist(r, rh), "") << c.path << " k=" << c.k;
+    EXPECT_GT(r.total(), 0u) << c.path;
+    for (std::uint64_t seed : {1u, 2u}) {
+      auto const b = cycle_count::generate_batch(gh.graph, {.deletions = 500, .insertions = 500, .seed = seed});
+      dyng::update(gpu, gd.graph, b, r);
+      dyng::update(cpu, gh.graph, b, rh);
+      ASSERT_EQ(diff_hist(r, rh), "") << c.path << " k=" << c.k << " seed " << seed;
+    }
+    ASSERT_EQ(diff_hist(r, cycle_count::compute(gpu, gd.graph, {.k = c.k})), "") << c.path;
+  }
+}
+
+TEST_F(CycleCountCuda, EngineRulesAndPlacement)
+{
+  auto const gpu = resources::cuda(0);
+  EXPECT_EQ(cycle_count::engines(gpu), std::vector<std::string>{engine_id});
+  std::vector<vertex_t> s{0, 1, 1, 2}, d{1, 0, 2, 0};
+  std::vector<std::int32_t> const unit;
+  auto g = graph::from_edges(gpu, 3, s, d, unit, {});
+  auto const r = cycle_count::compute(gpu, g, {.k = 3});
+  EXPECT_EQ(r.last_stats().engine, engine_id);
+  EXPECT_EQ(r.histogram()[2], 1u);
+  EXPECT_EQ(r.histogram()[3], 1u);
+  EXPECT_EQ(cycle_count::compute(gpu, g, {.k = cycle_count::unbounded}).max_length(), 3);
+  // Graph and resources must agree on the placement.
+  EXPECT_THROW((void)cycle_count::compute(resources::sequential(), g, {.k = 3}), invalid_argument);
+  auto const host = graph::from_edges(resources::sequential(), 3, s, d, unit, {});
+  EXPECT_THROW((void)cycle_count::compute(gpu, host, {.k = 3}), invalid_argument);
+  // k beyond the per-thread stacks is declined by name, also when pinned.
+  for (cycle_count::params const& p : {cycle_count::params{.k = 65}, cycle_count::params{.k = 65, .engine = engine_id}}) {
+    try {
+      (void)cycle_count::compute(gpu, g, p);
+      ADD_FAILURE() << "k = 65 was accepted";
+    } catch (not_supported const& e) {
+      EXPECT_NE(std::string(e.what()).find("exceeds 64"), std::string::npos) << e.what();
+    }
+  }
+  std::vector<vertex_t> ring_s, ring_d;
+  for (vertex_t v = 0; v < 70; ++v) ring_s.push_back(v), ring_d.push_back((v + 1) % 70);
+  auto const ring = graph::from_edges(gpu, 70, ring_s, ring_d, unit, {});
+  EXPECT_THROW((void)cycle_count::compute(gpu, ring, {.k = cycle_count::unbounded}), not_supported);
+  EXPECT_EQ(cycle_count::compute(gpu, ring, {.k = 64}).total(), 0u);
+  // A 64-cycle, the longest the engine counts.
+  std::vector<vertex_t> c64_s, c64_d;
+  for (vertex_t v = 0; v < 64; ++v) c64_s.push_back(v), c64_d.push_back((v + 1) % 64);
+  auto const c64 = graph::from_edges(gpu, 64, c64_s, c64_d, unit, {});
+  auto const r64 = cycle_count::compute(gpu, c64, {.k = cycle_count::unbounded});
+  EXPECT_EQ(r64.histogram()[64], 1u);
+  EXPECT_EQ(r64.total(), 1u);
+  // Multigraphs are declined by name.
+  std::vector<vertex_t> ms{0, 0, 1}, md{1, 1, 0};
+  auto const multi = graph::from_edges(gpu, 2, ms, md, unit, {.duplicates = duplicate_edges::keep});
+  EXPECT_THROW((void)cycle_count::compute(gpu, multi, {.k = 3}), not_supported);
+}
+
+TEST_F(CycleCountCuda, EmptyGraphsAndBatches)
+{
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> const none;
+  std::vector<std::int32_t> const unit;
+  auto g = graph::from_edges(gpu, 5, none, none, unit, {});
+  auto r = cycle_count::compute(gpu, g, {.k = 4});
+  EXPECT_EQ(r.total(), 0u);
+  dyng::update(gpu, g, batch(), r);
+  EXPECT_EQ(r.total(), 0u);
+  // Only a self-loop: a change the family ignores.
+  auto const st = cycle_count::update(gpu, g, batch().insert(2, 2, 1.0), r);
+  EXPECT_EQ(st.deleted + st.inserted, 0);
+  EXPECT_EQ(r.total(), 0u);
+  dyng::update(gpu, g, batch().insert(0, 1, 1.0).insert(1, 0, 1.0), r);
+  EXPECT_EQ(r.histogram()[2], 1u);
+  EXPECT_EQ(cycle_count::verify(g, r), "");
+}
+
+}  // namespace
