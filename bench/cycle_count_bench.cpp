@@ -1,6 +1,8 @@
 // cycle_count benchmarks: static counts (k = 3..5) and updates of 25K deletions + 25K insertions
 // drawn by the original's generator (seed 1), sequential and OpenMP with 2 threads, on
-// pgp-strong-2009 (heavily skewed: 32.5 M 4-cycles), p2p-Gnutella31 and Wiki-Vote.
+// pgp-strong-2009 (heavily skewed: 32.5 M 4-cycles), p2p-Gnutella31 and Wiki-Vote. CUDA rows
+// (cycle_count.cuda.queue on device 0, the graph in device memory) run when $DYNG_BENCH_CUDA is
+// set and a device is usable.
 //
 // An update benchmark alternates the batch and its exact inverse (delete the inserted arcs,
 // re-insert the deleted ones), so every iteration is an update of 25K+25K on the same two graph
@@ -43,17 +45,41 @@ constexpr graph_case cases[] = {
     {"Wiki-Vote", "snap/Wiki-Vote.txt.gz"},
 };
 
-/// Graphs are read once per process and cloned per benchmark.
-graph const& loaded(graph_case const& c)
+constexpr int seq = 0, omp = 1, cuda = 2;
+
+/// Read at registration (static initialization: no CUDA call there); a row without a usable
+/// device is skipped with a message when it runs.
+bool cuda_rows() { return std::getenv("DYNG_BENCH_CUDA") != nullptr; }
+
+bool skip_without_device(benchmark::State& state)
 {
-  static std::map<std::string, std::unique_ptr<graph>> cache;
-  auto& slot = cache[c.name];
-  if (!slot)
-    slot = std::make_unique<graph>(io::read_temporal_edge_list(data_dir() / c.path).to_graph(resources::sequential()));
-  return *slot;
+  if (state.range(2) != cuda || cuda_available()) return false;
+  state.SkipWithError("DYNG_BENCH_CUDA is set but no CUDA device is usable");
+  return true;
 }
 
-resources backend_of(int b) { return b == 0 ? resources::sequential() : resources::openmp(2); }
+resources backend_of(int b)
+{
+  if (b == cuda) {
+    static resources const gpu = resources::cuda(0);
+    return gpu;
+  }
+  return b == seq ? resources::sequential() : resources::openmp(2);
+}
+
+char const* backend_name(int b) { return b == seq ? " seq" : b == omp ? " omp(2)" : " cuda"; }
+
+/// Graphs are read once per process and placement (host or device), and cloned per benchmark.
+graph const& loaded(graph_case const& c, resources const& res)
+{
+  static std::map<std::string, std::unique_ptr<graph>> cache;
+  bool const device = res.backend() == backend::cuda;
+  auto& slot = cache[std::string(c.name) + (device ? "/device" : "/host")];
+  if (!slot)
+    slot = std::make_unique<graph>(
+        io::read_temporal_edge_list(data_dir() / c.path).to_graph(device ? res : resources::sequential()));
+  return *slot;
+}
 
 void set_counters(benchmark::State& state, graph const& g, cycle_count::result const& r)
 {
@@ -67,8 +93,9 @@ void count(benchmark::State& state)
 {
   auto const& c = cases[state.range(0)];
   int const k = static_cast<int>(state.range(1));
+  if (skip_without_device(state)) return;
   auto const res = backend_of(static_cast<int>(state.range(2)));
-  auto const& g = loaded(c);
+  auto const& g = loaded(c, res);
   (void)cycle_count::compute(res, g, {.k = 2});  // warm the workspace
   for (auto _ : state) {
     auto r = cycle_count::compute(res, g, {.k = k});
@@ -77,15 +104,16 @@ void count(benchmark::State& state)
     set_counters(state, g, r);
     state.ResumeTiming();
   }
-  state.SetLabel(std::string(c.name) + " k=" + std::to_string(k) + (state.range(2) ? " omp(2)" : " seq"));
+  state.SetLabel(std::string(c.name) + " k=" + std::to_string(k) + backend_name(static_cast<int>(state.range(2))));
 }
 
 void update(benchmark::State& state)
 {
   auto const& c = cases[state.range(0)];
   int const k = static_cast<int>(state.range(1));
+  if (skip_without_device(state)) return;
   auto const res = backend_of(static_cast<int>(state.range(2)));
-  auto g = loaded(c).clone();
+  auto g = loaded(c, res).clone();
   auto const forward = cycle_count::generate_batch(g, {.deletions = 25000, .insertions = 25000, .seed = 1});
   batch backward;
   for (std::size_t i = 0; i < forward.insertions(); ++i) backward.erase(forward.insert_src()[i], forward.insert_dst()[i]);
@@ -99,14 +127,15 @@ void update(benchmark::State& state)
     set_counters(state, g, r);
     state.ResumeTiming();
   }
-  state.SetLabel(std::string(c.name) + " k=" + std::to_string(k) + " 25K+25K" + (state.range(2) ? " omp(2)" : " seq"));
+  state.SetLabel(std::string(c.name) + " k=" + std::to_string(k) + " 25K+25K" +
+                 backend_name(static_cast<int>(state.range(2))));
 }
 
 void args(benchmark::internal::Benchmark* b)
 {
   for (int gi = 0; gi < 3; ++gi)
     for (int k = 3; k <= 5; ++k)
-      for (int be = 0; be < 2; ++be) b->Args({gi, k, be});
+      for (int be = seq; be <= (cuda_rows() ? cuda : omp); ++be) b->Args({gi, k, be});
 }
 
 BENCHMARK(count)->Apply(args)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.2);
