@@ -17,8 +17,7 @@
 // pull over their in-arcs, propagate, derive parents.
 //
 // fused: the whole compute or update is one cooperative kernel; phases and rounds are separated
-//   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip; a
-//   thread also chases up to `fused_chase` improved heads inline, cutting the number of rounds.
+//   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip.
 // operators: one kernel per step, for devices and contexts without cooperative launch (MPS, MIG);
 //   rounds are launched in groups, and the host reads the frontier size once per group.
 //
@@ -65,9 +64,6 @@ struct device_result {
 namespace {
 
 constexpr std::uint64_t unreachable_key = std::numeric_limits<std::uint64_t>::max();
-/// Inline relaxations per frontier vertex in the fused engine: fewer rounds (each a grid-wide
-/// barrier) on high-diameter graphs; the operators engine keeps plain rounds (0).
-constexpr int fused_chase = 32;
 
 enum counter : int {
   c_front = 0,  // 3: ring of frontier sizes (round r reads r % 3, appends (r + 1) % 3)
@@ -91,7 +87,6 @@ struct ctx {
   std::uint32_t round_base;  // round r's frontier stamp is round_base + r
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
-  int chase;                  // inline relaxations a thread may chase per frontier vertex (0: none)
 };
 
 __device__ inline std::uint64_t load(std::uint64_t const* p)
@@ -145,40 +140,6 @@ __device__ void init_compute(ctx<W> const& c)
   }
 }
 
-/// Relaxes v's out-arcs from its current key. An improved head is chased inline while the
-/// thread's budget lasts (pushed on a small local stack), else appended to round r + 1's frontier.
-/// Whoever lowers a key owns its propagation, so a key read before another thread lowered it
-/// only yields upper bounds that thread's propagation will beat: the result is exact either way.
-template <class W>
-__device__ void relax_from(ctx<W> const& c, vertex_t start, int r, vertex_t* next, std::uint32_t stamp)
-{
-  constexpr int stack_size = 8;
-  vertex_t stack[stack_size];
-  int top = 0;
-  int budget = c.chase;
-  stack[top++] = start;
-  while (top > 0) {
-    vertex_t const x = stack[--top];
-    std::uint64_t const kx = load(&c.key[x]);
-    edge_t const b = c.out.begin[x], d = c.out.degree[x];
-    atomicAdd(&c.ctr[c_relax], static_cast<unsigned long long>(d));
-    for (edge_t s = b; s < b + d; ++s) {
-      vertex_t const y = c.out.target[s];
-      std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
-      if (cand >= load(&c.key[y])) continue;
-      if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
-        if (c.changed_mark != nullptr && claim(c.changed_mark, y, c.gen)) append(c.changed, &c.ctr[c_changed], y);
-        if (budget > 0 && top < stack_size) {
-          --budget;
-          stack[top++] = y;
-        } else if (claim(c.round_mark, y, stamp)) {
-          append(next, &c.ctr[c_front + (r + 1) % 3], y);
-        }
-      }
-    }
-  }
-}
-
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's.
 template <class W>
 __device__ void relax_round(ctx<W> const& c, int r)
@@ -188,7 +149,22 @@ __device__ void relax_round(ctx<W> const& c, int r)
   auto const count = load_count(&c.ctr[c_front + r % 3]);
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_front + (r + 2) % 3] = 0;  // read last in round r - 1
   std::uint32_t const stamp = c.round_base + static_cast<std::uint32_t>(r) + 1;
-  DYNG_GRID_LOOP(i, count) relax_from(c, cur[i], r, next, stamp);
+  DYNG_GRID_LOOP(i, count)
+  {
+    vertex_t const x = cur[i];
+    std::uint64_t const kx = load(&c.key[x]);
+    edge_t const b = c.out.begin[x], d = c.out.degree[x];
+    atomicAdd(&c.ctr[c_relax], static_cast<unsigned long long>(d));
+    for (edge_t s = b; s < b + d; ++s) {
+      vertex_t const y = c.out.target[s];
+      std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
+      if (cand >= load(&c.key[y])) continue;
+      if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
+        if (c.changed_mark != nullptr && claim(c.changed_mark, y, c.gen)) append(c.changed, &c.ctr[c_changed], y);
+        if (claim(c.round_mark, y, stamp)) append(next, &c.ctr[c_front + (r + 1) % 3], y);
+      }
+    }
+  }
 }
 
 /// The canonical parent of v from the final keys (docs/adr/0003).
@@ -461,7 +437,6 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.ctr = device_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
-  c.chase = 0;
   return c;
 }
 
@@ -564,7 +539,6 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
                         "-bit distance field of the packed device keys; use a CPU backend");
   auto c = make_ctx(res, g, store, *d, false);
   c.source = p.source;
-  c.chase = fused ? fused_chase : 0;
   if (fused) {
     launch_cooperative(res, fused_compute_kernel<W>, c);
     finish(res, c, access::stats(r), false, 0);
@@ -586,7 +560,6 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   auto c = make_ctx(res, g, store, d, true);
   c.source = access::params(r).source;
   c.recompute_above = above;
-  c.chase = fused ? fused_chase : 0;
   auto& st = access::stats(r);
   if (fused) {
     launch_cooperative(res, fused_update_kernel<W>, c);
