@@ -2,6 +2,7 @@
 // ordered. A CUDA engine joins as a row (backend::cuda) with its own compute/update functions.
 #include <string>
 
+#include "core/dispatch.hpp"
 #include "cycle_count/detail.hpp"
 
 namespace dyng::cycle_count::detail {
@@ -37,42 +38,13 @@ std::span<engine const> manifest() { return table; }
 
 std::vector<engine const*> rank(resources const& res, graph_impl const& g, params const& p, std::string* declined)
 {
-  // One engine per backend today, so the order is the table's (an untimed, documented default).
-  std::vector<engine const*> accepted;
-  for (auto const& e : manifest()) {
-    if (e.backend != res.backend()) continue;
-    try {
-      e.check_support(g, p);
-      accepted.push_back(&e);
-    } catch (not_supported const& why) {
-      if (declined) *declined += std::string(declined->empty() ? "" : "; ") + why.what();
-    }
-  }
-  return accepted;
+  // The table's order (an untimed, documented default; see the comments on the rows).
+  return dyng::detail::accepted_engines(manifest(), res, g, p, declined);
 }
 
 engine const& choose(resources const& res, graph_impl const& g, params const& p)
 {
-  if (!p.engine.empty()) {
-    for (auto const& e : manifest()) {
-      if (e.id != p.engine) continue;
-      if (e.backend != res.backend())
-        throw not_supported("cycle_count: engine '" + p.engine + "' runs on the " + std::string(to_string(e.backend)) +
-                            " backend, the resources are " + std::string(to_string(res.backend())) +
-                            "; pass matching resources or unpin the engine");
-      e.check_support(g, p);  // a pinned engine that declines raises
-      return e;
-    }
-    std::string ids;
-    for (auto const& e : manifest()) ids += (ids.empty() ? "" : ", ") + std::string(e.id);
-    throw invalid_argument("cycle_count: no engine has id '" + p.engine + "'; engines are: " + ids);
-  }
-  std::string declined;
-  auto const accepted = rank(res, g, p, &declined);
-  if (accepted.empty())
-    throw not_supported("cycle_count: no engine for the " + std::string(to_string(res.backend())) +
-                        " backend accepts this graph" + (declined.empty() ? std::string() : " (" + declined + ")"));
-  return *accepted.front();
+  return dyng::detail::choose_engine("cycle_count", manifest(), res, g, p, rank);
 }
 
 }  // namespace dyng::cycle_count::detail

@@ -383,4 +383,19 @@ bool graph::has_edge(vertex_t u, vertex_t v) const
       impl_->store);
 }
 
+namespace detail {
+graph host_copy(graph const& g)
+{
+  auto const csr = g.to_csr();
+  graph_options const opts{.directed = true, .k = g.k(), .weight_type = g.weight_type(),
+                           .duplicates = duplicate_edges::keep};
+  return std::visit(
+      [&](auto const& w) {
+        using W = typename std::decay_t<decltype(w)>::value_type;
+        return graph::from_csr(resources::sequential(), csr.offsets, csr.targets, std::span<W const>(w), opts);
+      },
+      csr.weights);
+}
+}  // namespace detail
+
 }  // namespace dyng

@@ -99,6 +99,10 @@ struct graph_impl {
   }
 };
 
+/// A host graph with the same arcs as `g` (verifiers check a device graph through it; an
+/// undirected graph becomes a directed one with both arcs, which has the same paths and cycles).
+graph host_copy(graph const& g);
+
 /// Checks a batch's shape, ids and weights against the graph (step 1 of every commit).
 /// @throws invalid_argument naming the batch row.
 void check_batch_rows(graph_impl const& g, batch const& b);

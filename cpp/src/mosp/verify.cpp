@@ -35,20 +35,6 @@ std::vector<std::vector<double>> arc_rows(graph const& g)
   return rows;
 }
 
-/// A host graph with the same arcs (a device graph is checked through such a copy; an
-/// undirected graph becomes a directed one with both arcs, which has the same trees).
-graph host_copy(graph const& g)
-{
-  auto const csr = g.to_csr();
-  graph_options const opts{.directed = true, .k = g.k(), .weight_type = g.weight_type(),
-                           .duplicates = duplicate_edges::keep};
-  return std::visit(
-      [&](auto const& w) {
-        using W = typename std::decay_t<decltype(w)>::value_type;
-        return graph::from_csr(resources::sequential(), csr.offsets, csr.targets, std::span<W const>(w), opts);
-      },
-      csr.weights);
-}
 
 std::string compare_trees(sssp::result const& a, sssp::result const& b, std::string const& what)
 {
@@ -75,7 +61,7 @@ std::string verify(graph const& g, result const& r)
   p.pref.assign(r.pref().begin(), r.pref().end());
   p.combined = combined_update::rebuild;
   std::optional<graph> copy;
-  if (g.impl().device) copy.emplace(host_copy(g));
+  if (g.impl().device) copy.emplace(dyng::detail::host_copy(g));
   auto const ref = compute(resources::sequential(), copy ? *copy : g, p);
   for (int i = 0; i < r.k(); ++i)
     if (auto const why = compare_trees(r.tree(i), ref.tree(i), "objective " + std::to_string(i)); !why.empty())

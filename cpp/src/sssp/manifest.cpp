@@ -1,6 +1,7 @@
 // The sssp family's engine table and its ranking: the only place engines are listed and ordered.
 #include <string>
 
+#include "core/dispatch.hpp"
 #include "dyng/core/error.hpp"
 #include "sssp/detail.hpp"
 
@@ -34,45 +35,15 @@ engine const table[] = {
 
 std::span<engine const> manifest() { return table; }
 
-std::vector<engine const*> rank(resources const& res, graph_impl const& g, params const& p,
-                                std::string* declined)
+std::vector<engine const*> rank(resources const& res, graph_impl const& g, params const& p, std::string* declined)
 {
-  // One engine per backend today, so the order is the table's (an untimed, documented default).
-  std::vector<engine const*> accepted;
-  for (auto const& e : manifest()) {
-    if (e.backend != res.backend()) continue;
-    try {
-      e.check_support(g, p);
-      accepted.push_back(&e);
-    } catch (not_supported const& why) {
-      if (declined) *declined += std::string(declined->empty() ? "" : "; ") + why.what();
-    }
-  }
-  return accepted;
+  // The table's order (an untimed, documented default; see the comments on the rows).
+  return dyng::detail::accepted_engines(manifest(), res, g, p, declined);
 }
 
 engine const& choose(resources const& res, graph_impl const& g, params const& p)
 {
-  if (!p.engine.empty()) {
-    for (auto const& e : manifest()) {
-      if (e.id != p.engine) continue;
-      if (e.backend != res.backend())
-        throw not_supported("sssp: engine '" + p.engine + "' runs on the " + std::string(to_string(e.backend)) +
-                            " backend, the resources are " + std::string(to_string(res.backend())) +
-                            "; pass matching resources or unpin the engine");
-      e.check_support(g, p);  // a pinned engine that declines raises
-      return e;
-    }
-    std::string ids;
-    for (auto const& e : manifest()) ids += (ids.empty() ? "" : ", ") + std::string(e.id);
-    throw invalid_argument("sssp: no engine has id '" + p.engine + "'; engines are: " + ids);
-  }
-  std::string declined;
-  auto const accepted = rank(res, g, p, &declined);
-  if (accepted.empty())
-    throw not_supported("sssp: no engine for the " + std::string(to_string(res.backend())) + " backend accepts this graph" +
-                        (declined.empty() ? std::string() : " (" + declined + ")"));
-  return *accepted.front();
+  return dyng::detail::choose_engine("sssp", manifest(), res, g, p, rank);
 }
 
 }  // namespace dyng::sssp::detail

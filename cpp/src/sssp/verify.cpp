@@ -8,27 +8,11 @@
 
 namespace dyng::sssp {
 
-namespace {
-/// A host graph with the same arcs (a device graph is checked through such a copy).
-graph host_copy(graph const& g)
-{
-  auto const csr = g.to_csr();
-  graph_options const opts{.directed = true, .k = g.k(), .weight_type = g.weight_type(),
-                           .duplicates = duplicate_edges::keep};
-  return std::visit(
-      [&](auto const& w) {
-        using W = typename std::decay_t<decltype(w)>::value_type;
-        return graph::from_csr(resources::sequential(), csr.offsets, csr.targets, std::span<W const>(w), opts);
-      },
-      csr.weights);
-}
-}  // namespace
-
 std::string verify(graph const& g_in, result const& r)
 {
   if (!r.is_current(g_in)) return "the result does not match the graph's current version";
   std::optional<graph> copy;
-  if (g_in.impl().device) copy.emplace(host_copy(g_in));
+  if (g_in.impl().device) copy.emplace(dyng::detail::host_copy(g_in));
   graph const& g = copy ? *copy : g_in;
   if (r.size() != g.num_vertices()) return "the result has " + std::to_string(r.size()) + " vertices, the graph " +
                                            std::to_string(g.num_vertices());

@@ -1,0 +1,67 @@
+#pragma once
+// Engine dispatch shared by the families: filter a family's manifest by backend and
+// `check_support`, honour a pinned engine id. Each family keeps its own ranking home (its
+// manifest order today); this is only the vocabulary every family's dispatch speaks.
+//
+// An Engine row has `id`, `backend` and `check_support(graph_impl const&, Params const&)`, which
+// returns or throws not_supported naming its rule; Params has `engine` (an id, or empty).
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dyng/core/error.hpp"
+#include "dyng/core/resources.hpp"
+#include "graph/graph_impl.hpp"
+
+namespace dyng::detail {
+
+/// The engines of `table` on `res`'s backend that accept (g, p), in table order; the reasons of
+/// those that decline are appended to `declined`.
+template <class Engine, class Params>
+std::vector<Engine const*> accepted_engines(std::span<Engine const> table, resources const& res,
+                                            graph_impl const& g, Params const& p, std::string* declined)
+{
+  std::vector<Engine const*> accepted;
+  for (auto const& e : table) {
+    if (e.backend != res.backend()) continue;
+    try {
+      e.check_support(g, p);
+      accepted.push_back(&e);
+    } catch (not_supported const& why) {
+      if (declined) *declined += std::string(declined->empty() ? "" : "; ") + why.what();
+    }
+  }
+  return accepted;
+}
+
+/// The pinned engine (binding: it raises if it cannot run), else the first of `ranked`.
+/// @throws invalid_argument for an unknown id; not_supported when nothing can run.
+template <class Engine, class Params, class Rank>
+Engine const& choose_engine(std::string_view family, std::span<Engine const> table, resources const& res,
+                            graph_impl const& g, Params const& p, Rank rank)
+{
+  std::string const name(family);
+  if (!p.engine.empty()) {
+    for (auto const& e : table) {
+      if (e.id != p.engine) continue;
+      if (e.backend != res.backend())
+        throw not_supported(name + ": engine '" + p.engine + "' runs on the " + std::string(to_string(e.backend)) +
+                            " backend, the resources are " + std::string(to_string(res.backend())) +
+                            "; pass matching resources or unpin the engine");
+      e.check_support(g, p);
+      return e;
+    }
+    std::string ids;
+    for (auto const& e : table) ids += (ids.empty() ? "" : ", ") + std::string(e.id);
+    throw invalid_argument(name + ": no engine has id '" + p.engine + "'; engines are: " + ids);
+  }
+  std::string declined;
+  auto const ranked = rank(res, g, p, &declined);
+  if (ranked.empty())
+    throw not_supported(name + ": no engine for the " + std::string(to_string(res.backend())) +
+                        " backend accepts this graph" + (declined.empty() ? std::string() : " (" + declined + ")"));
+  return *ranked.front();
+}
+
+}  // namespace dyng::detail
