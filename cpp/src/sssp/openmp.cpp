@@ -135,7 +135,10 @@ struct rounds_engine {
   /// pile by their new distance. Only when the near set runs dry is the far pile scanned: the
   /// bound moves to its smallest distance plus delta and the pile is split again.
   /// `changed_marks` (optional) collects every vertex whose key changes, into `changed_all`.
-  void run_rounds(shared_list pending, shared_list* changed_all, dyng::detail::vertex_marks* changed_marks)
+  /// Returns false when more than `stop_above` (>= 0) vertices changed key (the keys are then
+  /// unfinished and the caller recomputes).
+  bool run_rounds(shared_list pending, shared_list* changed_all, dyng::detail::vertex_marks* changed_marks,
+                  std::int64_t stop_above = -1)
   {
     D const step = delta();
     shared_list near{ws.get<vertex_t>("sssp.omp.near", n)};
@@ -182,7 +185,9 @@ struct rounds_engine {
         if (t.dist[static_cast<std::size_t>(v)] < bound) near.items[near.size++] = v;
         else if (in_far->set_first(v)) far.items[far.size++] = v;
       }
+      if (stop_above >= 0 && changed_all != nullptr && changed_all->count() > stop_above) return false;
     }
+    return true;
   }
 
   /// Canonical parents for the listed vertices (reads keys only).
@@ -293,7 +298,11 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
   }
   {
     scoped_stage stage(prof, "sssp.propagate");
-    e.run_rounds(pending, &changed, &changed_marks);
+    // Propagation past the recompute threshold stops; a recompute follows (docs/adr/0003).
+    if (!e.run_rounds(pending, &changed, &changed_marks, recompute_above)) {
+      st.recomputed = true;
+      return;
+    }
   }
   {
     scoped_stage stage(prof, "sssp.parents");

@@ -110,15 +110,18 @@ class indexed_heap {
 };
 
 /// Settles the heap (step 4 of the update, the whole of compute). A vertex is popped once, with
-/// its final key; pops of vertices not in `counted` add to stats::affected.
+/// its final key; pops of vertices not in `counted` add to stats::affected. Returns false when
+/// stats::affected passes `stop_above` (>= 0): the keys are then unfinished and the caller
+/// recomputes.
 template <class W, class D>
-void settle(adjacency<W> const& out, int objective, tree_view<D> const& t, indexed_heap<D>& heap,
-            stats& st, dyng::detail::vertex_marks const* counted)
+bool settle(adjacency<W> const& out, int objective, tree_view<D> const& t, indexed_heap<D>& heap,
+            stats& st, dyng::detail::vertex_marks const* counted, std::int64_t stop_above)
 {
   while (!heap.empty()) {
     vertex_t const x = heap.pop();
     ++st.iterations;
     if (counted == nullptr || !counted->test(x)) ++st.affected;
+    if (stop_above >= 0 && st.affected > stop_above) return false;
     auto const kx = t.key_of(x);
     auto const to = out.targets(x);
     auto const w = out.weights(x, objective);
@@ -136,6 +139,7 @@ void settle(adjacency<W> const& out, int objective, tree_view<D> const& t, index
       }
     }
   }
+  return true;
 }
 
 template <class W>
@@ -151,7 +155,7 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
   t.set(p.source, key<D>{D{0}, 0});
   indexed_heap<D> heap(res.workspace(), g.n, t);
   heap.push_or_decrease(p.source);
-  settle(g.out_adj<W>(), p.objective, t, heap, st, nullptr);
+  settle(g.out_adj<W>(), p.objective, t, heap, st, nullptr, -1);
 }
 
 template <class W>
@@ -239,7 +243,9 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
   }
   {
     scoped_stage stage(prof, "sssp.propagate");
-    settle(out, c, t, heap, st, &listed);
+    // Propagation that reaches more vertices than the recompute threshold stops: the update
+    // would cost more than a recompute, which now follows (bounded loss, docs/adr/0003).
+    if (!settle(out, c, t, heap, st, &listed, recompute_above)) st.recomputed = true;
   }
 }
 

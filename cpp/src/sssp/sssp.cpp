@@ -141,9 +141,10 @@ void result::apply_changes(resources const& res, graph const& g)
   }
   if (recompute) {
     if (stats_.recomputed && res.logger().enabled(log_level::info))
-      res.logger().log(log_level::info, "sssp.update: " + std::to_string(stats_.invalidated) +
-                                            " vertices invalidated, more than recompute_fraction of " +
-                                            std::to_string(g.num_vertices()) + "; recomputing from scratch");
+      res.logger().log(log_level::info, "sssp.update: " + std::to_string(stats_.invalidated) + " vertices invalidated, " +
+                                            std::to_string(stats_.affected) +
+                                            " affected: past recompute_fraction of " + std::to_string(g.num_vertices()) +
+                                            "; recomputing from scratch");
     auto const invalidated = stats_.invalidated;
     stats_ = {};
     run_compute(res, g, *this);

@@ -172,6 +172,32 @@ TEST(Sssp, StrategyIsReportedAndSelectable)
   }
 }
 
+TEST(Sssp, AWideImprovementRecomputesToo)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    // A path 0->1->...->99 of weight 10 per arc: a shortcut 0->50 of weight 1 lowers half the
+    // distances without invalidating anything; past a quarter of the vertices the update stops
+    // and recomputes (never much slower than a recompute), and the result is still exact.
+    std::vector<vertex_t> src, dst;
+    std::vector<std::int32_t> w;
+    for (vertex_t v = 0; v + 1 < 100; ++v) {
+      src.push_back(v);
+      dst.push_back(v + 1);
+      w.push_back(10);
+    }
+    auto g = line_graph(res, src, dst, w, 100);
+    auto r = sssp::compute(res, g, {.source = 0});
+    auto s = sssp::update(res, g, batch().insert(0, 50, 1.0), r);
+    EXPECT_TRUE(s.recomputed) << name;
+    EXPECT_EQ(s.invalidated, 0) << name;
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+    r.params().strategy = sssp::strategy::incremental;
+    s = sssp::update(res, g, batch().insert(0, 60, 1.0), r);
+    EXPECT_FALSE(s.recomputed) << name;
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+  }
+}
+
 TEST(Sssp, SteadyStateUpdatesAllocateNoScratch)
 {
   for (auto const& [name, res] : cpu_backends()) {
