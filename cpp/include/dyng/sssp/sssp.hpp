@@ -126,10 +126,11 @@ class result final : public result_base {
 /// @throws stale_result, invalid_argument: nothing has changed.
 stats update(resources const& res, graph& g, batch const& b, result& r);
 
-/// Adopts distances and parents computed elsewhere (they must be exact shortest paths of `g`;
-/// checked in O(m)). With `canonicalize`, parents are replaced by the canonical rule's;
-/// without, they must already follow it.
-/// @throws invalid_argument naming the first vertex that breaks the rule.
+/// Adopts distances and parents computed elsewhere: they must be the exact shortest paths of
+/// `g`, checked against a sequential recompute (so adopting costs one). With `canonicalize`,
+/// parents are replaced by the canonical rule's; without, they must already follow it. Host
+/// graphs and CPU resources only.
+/// @throws invalid_argument naming the first vertex that breaks the rule, or for CUDA resources.
 [[nodiscard]] result from_arrays(resources const& res, graph const& g, params const& p,
                                  result::distance_array distances, std::vector<vertex_t> parents,
                                  bool canonicalize);
