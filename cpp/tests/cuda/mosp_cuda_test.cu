@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "common/conformance.hpp"
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
@@ -25,6 +26,7 @@ namespace {
 using namespace dyng;
 using test::graph_spec;
 namespace fs = std::filesystem;
+using dyng::test::slurp;
 
 /// The CPU suite's specs less float64 (the CUDA sssp engines take int32 weights).
 std::vector<graph_spec> int_specs()
@@ -119,31 +121,6 @@ class MospCuda : public test::gpu_test {};
 
 // ---- fixtures ---------------------------------------------------------------------------------
 
-struct fixture_case {
-  std::string name;
-  fs::path input;
-  int k;
-};
-
-std::vector<fixture_case> cases()
-{
-  fs::path const root = DYNG_TEST_DATA_DIR;
-  std::ifstream in(root / "mosp_sssp" / "cases.txt");
-  std::vector<fixture_case> out;
-  std::string name, dir;
-  int k = 0;
-  while (in >> name >> dir >> k) out.push_back({name, root / dir, k});
-  return out;
-}
-
-std::string slurp(fs::path const& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 /// The CUDA result's files equal the original's (obj<k>/) and the sequential result's (all,
 /// combinedGraph/ included), byte for byte.
 void expect_files(mosp::result const& r, mosp::result const& ref, fs::path const& expected_root, char const* phase,
@@ -172,7 +149,7 @@ void expect_files(mosp::result const& r, mosp::result const& ref, fs::path const
 
 TEST_F(MospCuda, FixturesByteForByte)
 {
-  auto const all = cases();
+  auto const all = dyng::test::mosp_sssp_cases();
   ASSERT_EQ(all.size(), 4u);
   auto const gpu = resources::cuda(0);
   auto const cpu = resources::sequential();

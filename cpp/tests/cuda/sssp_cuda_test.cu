@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/files.hpp"
 #include "common/conformance.hpp"
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
@@ -22,6 +23,7 @@ namespace {
 using namespace dyng;
 using test::graph_spec;
 namespace fs = std::filesystem;
+using dyng::test::slurp;
 
 std::vector<graph_spec> int_specs()
 {
@@ -147,14 +149,6 @@ TEST_F(SsspCuda, Float64GraphsAreDeclinedWithTheRule)
   } catch (not_supported const& e) {
     EXPECT_NE(std::string(e.what()).find("float64"), std::string::npos) << e.what();
   }
-}
-
-std::string slurp(fs::path const& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST_F(SsspCuda, MospFixturesByteForByte)

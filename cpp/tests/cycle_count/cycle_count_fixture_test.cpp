@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/io/io.hpp"
@@ -23,16 +24,9 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
+using dyng::test::slurp;
 
 fs::path const data = fs::path(DYNG_TEST_DATA_DIR) / "cycle_enum";
-
-std::string slurp(fs::path const& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> lines_of(fs::path const& p)
 {

@@ -13,10 +13,12 @@
 #include <tuple>
 #include <vector>
 
+#include "common/files.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 
 namespace fs = std::filesystem;
+using dyng::test::slurp;
 using namespace dyng;
 
 namespace {
@@ -50,14 +52,6 @@ std::vector<arc> tiny_arcs()
   std::vector<arc> a = {{0, 1, {4}}, {0, 2, {1}}, {2, 1, {2}}, {1, 3, {5}}, {2, 3, {8}}, {3, 4, {3}}, {4, 0, {7}}};
   std::sort(a.begin(), a.end());
   return a;
-}
-
-std::string slurp(fs::path const& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 void spit(fs::path const& p, std::string const& s)

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/update.hpp"
@@ -21,31 +22,7 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
-
-struct fixture_case {
-  std::string name;
-  fs::path input;
-  int k;
-};
-
-std::vector<fixture_case> cases()
-{
-  fs::path const root = DYNG_TEST_DATA_DIR;
-  std::ifstream in(root / "mosp_sssp" / "cases.txt");
-  std::vector<fixture_case> out;
-  std::string name, dir;
-  int k = 0;
-  while (in >> name >> dir >> k) out.push_back({name, root / dir, k});
-  return out;
-}
-
-std::string slurp(fs::path const& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dyng::test::slurp;
 
 std::vector<std::pair<std::string, resources>> backends()
 {
@@ -102,7 +79,7 @@ void expect_layout(mosp::result const& r, fs::path const& expected_root, char co
 
 TEST(MospFixture, PerObjectiveFilesEqualTheOriginalByteForByte)
 {
-  auto const all = cases();
+  auto const all = dyng::test::mosp_sssp_cases();
   ASSERT_EQ(all.size(), 4u);
   fs::path const root = fs::path(DYNG_TEST_DATA_DIR) / "mosp_sssp";
   for (auto const mode : {mosp::combined_update::incremental, mosp::combined_update::rebuild}) {

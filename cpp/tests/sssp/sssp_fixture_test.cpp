@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "dyng/update.hpp"
@@ -19,31 +20,7 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
-
-struct fixture_case {
-  std::string name;
-  fs::path input;
-  int k;
-};
-
-std::vector<fixture_case> cases()
-{
-  fs::path const root = DYNG_TEST_DATA_DIR;
-  std::ifstream in(root / "mosp_sssp" / "cases.txt");
-  std::vector<fixture_case> out;
-  std::string name, dir;
-  int k = 0;
-  while (in >> name >> dir >> k) out.push_back({name, root / dir, k});
-  return out;
-}
-
-std::string slurp(fs::path const& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dyng::test::slurp;
 
 std::vector<std::pair<std::string, resources>> backends()
 {
@@ -68,7 +45,7 @@ void expect_files(sssp::result const& r, fs::path const& expected_dir, char cons
 
 TEST(SsspMospFixture, ComputeAndUpdateEqualTheOriginalByteForByte)
 {
-  auto const all = cases();
+  auto const all = dyng::test::mosp_sssp_cases();
   ASSERT_EQ(all.size(), 4u);
   fs::path const root = fs::path(DYNG_TEST_DATA_DIR) / "mosp_sssp";
   for (auto const& [backend, res] : backends()) {
@@ -99,7 +76,7 @@ TEST(SsspMospFixture, UpdateFromTheOriginalsInitFiles)
   // update: the same updated files.
   fs::path const root = fs::path(DYNG_TEST_DATA_DIR) / "mosp_sssp";
   for (auto const& [backend, res] : backends()) {
-    for (auto const& c : cases()) {
+    for (auto const& c : dyng::test::mosp_sssp_cases()) {
       auto gf = io::read_graph(res, c.input, {.format = io::format::mosp_csr});
       for (int obj = 0; obj < c.k; ++obj) {
         auto g = gf.graph.clone();
