@@ -183,7 +183,8 @@ int run_sssp(sssp_options const& o)
     }
     auto const rt = summarize(recompute_ms);
     out.add_timing("recompute", rt);
-    out.add_number("update/recompute", summarize(update_ms).min_ms / rt.min_ms);
+    // The update commits the batch too, so it is compared with commit + recompute.
+    out.add_number("update/(commit+recompute)", summarize(update_ms).min_ms / (summarize(commit_ms).min_ms + rt.min_ms));
     if (!o.out.empty()) write_results(o.out, results, g.k(), "Updated");
   }
   if (o.verify) {
