@@ -11,8 +11,8 @@
 // the histogram), paths (search nodes expanded), arcs and vertices. Graphs are read with the
 // TruCy reader (ids compacted) from $DYNG_BENCH_DATA (default ../shared/data beside the repo).
 //
-//   build/release/bench/dyng_cycle_count_bench --benchmark_out=bench/results/cycle_count.json \
-//     --benchmark_out_format=json
+//   build/release/bench/dyng_cycle_count_bench --benchmark_out=bench/results/cycle_count.json
+//     --benchmark_out_format=json   (one command line)
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 
+#include "common.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/io/io.hpp"
 
@@ -28,17 +29,9 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
+using dyng::bench::data_dir;
+using dyng::bench::graph_case;
 
-fs::path data_dir()
-{
-  if (char const* d = std::getenv("DYNG_BENCH_DATA")) return d;
-  return DYNG_SHARED_DATA_DIR;
-}
-
-struct graph_case {
-  char const* name;
-  char const* path;  // relative to the data directory
-};
 constexpr graph_case cases[] = {
     {"pgp-strong-2009", "graph-tool-collection/pgp-strong-2009.edges.gz"},
     {"p2p-Gnutella31", "snap/p2p-Gnutella31.txt.gz"},

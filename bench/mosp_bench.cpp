@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "dyng/graph/generate.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/mosp/mosp.hpp"
@@ -35,12 +36,7 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
-
-fs::path data_dir()
-{
-  if (char const* d = std::getenv("DYNG_BENCH_DATA")) return d;
-  return DYNG_SHARED_DATA_DIR;
-}
+using dyng::bench::data_dir;
 
 struct graph_case {
   char const* name;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "dyng/graph/generate.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -24,17 +25,9 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
+using dyng::bench::data_dir;
+using dyng::bench::graph_case;
 
-fs::path data_dir()
-{
-  if (char const* d = std::getenv("DYNG_BENCH_DATA")) return d;
-  return DYNG_SHARED_DATA_DIR;
-}
-
-struct graph_case {
-  char const* name;
-  char const* path;  // relative to the data directory
-};
 constexpr graph_case cases[] = {
     {"NY", "road/dimacs9-pace16/NY.gr.gz"},
     {"FLA", "road/dimacs9-pace16/FLA.gr.gz"},

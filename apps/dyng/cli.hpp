@@ -36,6 +36,12 @@ struct backend_options {
 /// Reads the graph, with progress on stderr when it is a terminal.
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
 
+/// The vertex of `--source` (a file id; negative: the file's first vertex).
+/// @throws invalid_argument naming the file ids the graph has.
+vertex_t source_vertex(io::graph_file const& gf, std::int64_t source_id);
+/// The backend in words: "openmp (16 threads)".
+std::string describe(resources const& res);
+
 /// Progress lines go to stderr, only when it is a terminal.
 void progress(std::string const& line);
 

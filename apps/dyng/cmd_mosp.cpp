@@ -44,22 +44,17 @@ int run_mosp(mosp_options const& o)
   double load_ms = 0;
   auto gf = load(res, o.graph, &load_ms);
   auto& g = gf.graph;
-  auto const source_id = o.source < 0 ? gf.id_offset : o.source;
-  auto const source = source_id - gf.id_offset;
-  if (source < 0 || source >= g.num_vertices())
-    throw invalid_argument("--source " + std::to_string(source_id) + ": not a vertex of the graph (file ids " +
-                           std::to_string(gf.id_offset) + ".." + std::to_string(g.num_vertices() - 1 + gf.id_offset) + ")");
-  mosp::params const p{.source = static_cast<vertex_t>(source), .objectives = o.objectives, .pref = o.pref,
+  auto const source = source_vertex(gf, o.source);
+  mosp::params const p{.source = source, .objectives = o.objectives, .pref = o.pref,
                        .combined = o.combined == "rebuild" ? mosp::combined_update::rebuild
                                                            : mosp::combined_update::incremental};
 
   report out(o.json);
   out.add("graph", gf.description);
-  out.add("backend", std::string(to_string(res.backend())) +
-                         (res.backend() == backend::openmp ? " (" + std::to_string(res.threads()) + " threads)" : ""));
+  out.add("backend", describe(res));
   out.add_number("vertices", g.num_vertices());
   out.add_number("arcs", static_cast<double>(g.num_edges()));
-  out.add("source", std::to_string(source_id) + " (file id)");
+  out.add("source", std::to_string(source + gf.id_offset) + " (file id)");
   out.add_number("load", load_ms, "ms");
 
   progress("computing");

@@ -85,11 +85,7 @@ int run_sssp(sssp_options const& o)
   double load_ms = 0;
   auto gf = load(res, o.graph, &load_ms);
   auto& g = gf.graph;
-  auto const source_id = o.source < 0 ? gf.id_offset : o.source;
-  auto const source = source_id - gf.id_offset;
-  if (source < 0 || source >= g.num_vertices())
-    throw invalid_argument("--source " + std::to_string(source_id) + ": not a vertex of the graph (file ids " +
-                           std::to_string(gf.id_offset) + ".." + std::to_string(g.num_vertices() - 1 + gf.id_offset) + ")");
+  auto const source = source_vertex(gf, o.source);
   auto const objectives = objectives_of(o.objective, g.k());
   if (o.engine != "auto" && res.backend() != backend::cuda)
     throw invalid_argument("--engine " + o.engine + " selects a CUDA engine; add --backend cuda");
@@ -100,18 +96,17 @@ int run_sssp(sssp_options const& o)
   auto const compute_all = [&](graph const& on) {
     std::vector<sssp::result> rs;
     for (int c : objectives)
-      rs.push_back(sssp::compute(res, on, {.source = static_cast<vertex_t>(source), .objective = c,
+      rs.push_back(sssp::compute(res, on, {.source = source, .objective = c,
                                            .engine = engine, .strategy = strategy}));
     return rs;
   };
 
   report out(o.json);
   out.add("graph", gf.description);
-  out.add("backend", std::string(to_string(res.backend())) +
-                         (res.backend() == backend::openmp ? " (" + std::to_string(res.threads()) + " threads)" : ""));
+  out.add("backend", describe(res));
   out.add_number("vertices", g.num_vertices());
   out.add_number("arcs", static_cast<double>(g.num_edges()));
-  out.add("source", std::to_string(source_id) + " (file id)");
+  out.add("source", std::to_string(source + gf.id_offset) + " (file id)");
   out.add("objectives", o.objective);
   out.add_number("load", load_ms, "ms");
 

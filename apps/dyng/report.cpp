@@ -83,6 +83,23 @@ resources backend_options::make() const
   return backend == "omp" ? resources::openmp(threads) : resources::sequential();
 }
 
+vertex_t source_vertex(io::graph_file const& gf, std::int64_t source_id)
+{
+  auto const id = source_id < 0 ? gf.id_offset : source_id;
+  auto const v = id - gf.id_offset;
+  auto const n = gf.graph.num_vertices();
+  if (v < 0 || v >= n)
+    throw invalid_argument("--source " + std::to_string(id) + ": not a vertex of the graph (file ids " +
+                           std::to_string(gf.id_offset) + ".." + std::to_string(n - 1 + gf.id_offset) + ")");
+  return static_cast<vertex_t>(v);
+}
+
+std::string describe(resources const& res)
+{
+  return std::string(to_string(res.backend())) +
+         (res.backend() == backend::openmp ? " (" + std::to_string(res.threads()) + " threads)" : "");
+}
+
 void progress(std::string const& line)
 {
   if (isatty(STDERR_FILENO)) std::fprintf(stderr, "dyng: %s\n", line.c_str());
