@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
@@ -50,7 +51,7 @@ class Graph:
     together with it stay current: ``pickle.dumps((graph, result))``).
     """
 
-    __slots__ = ("_g", "_lock", "_nodes", "_info", "__weakref__")
+    __slots__ = ("_g", "_lock", "_nodes", "_info", "_streams", "__weakref__")
 
     def __init__(
         self,
@@ -80,12 +81,25 @@ class Graph:
             res._sync_log_level()
             g = core.Graph.from_edges(res._native, e.n, e.src, e.dst, e.weights, opts)
         self._adopt(g, e.nodes, {"weight_names": e.weight_names})
+        self._used(res)
 
     def _adopt(self, native: Any, nodes: list[Any] | None, info: dict[str, Any]) -> None:
         self._g = native
         self._lock = threading.Lock()
         self._nodes = nodes
         self._info = info
+        self._streams: list[Any] = []
+
+    def _used(self, res: Resources) -> None:
+        """Keeps the stream object of ``res`` alive as long as this graph and its results: a call
+        frees the device memory it adds to them on its own stream, possibly much later."""
+        obj = res._stream_obj
+        if obj is not None and all(o is not obj for o in self._streams):
+            self._streams.append(obj)
+
+    def __del__(self) -> None:
+        # The native graph frees its device memory on the streams kept here: it goes first.
+        self._g = None
 
     @classmethod
     def _wrap(cls, native: Any, nodes: list[Any] | None = None, info: dict[str, Any] | None = None) -> Graph:
@@ -178,15 +192,16 @@ class Graph:
     def copy(self) -> Graph:
         """A deep copy: a new graph (results of this one are not current for it)."""
         with self._lock:
-            return Graph._wrap(self._g.clone(), self._nodes, self._info)
+            c = Graph._wrap(self._g.clone(), self._nodes, self._info)
+            c._streams = list(self._streams)  # the copy's device memory is freed on the same streams
+            return c
 
     def commit(self, batch: Batch, *, resources: Resources | None = None) -> CommitStats:
         """Applies ``batch`` alone: every result on this graph becomes stale. Prefer
         ``dyng.update(graph, batch, results=[...])``."""
         b = as_batch(batch)
         res = resolve(resources)
-        with self._lock, res._lock:
-            res._sync_log_level()
+        with using(self, res):
             return CommitStats._of(self._g.commit(res._native, b._b))
 
     def __repr__(self) -> str:
@@ -213,6 +228,16 @@ def _rebuild_graph(n: int, src: Any, dst: Any, w: Any, directed: bool, k: int, w
               duplicates=dup, resources=Resources.sequential())  # type: ignore[arg-type]
     g._nodes, g._info = nodes, info
     return g
+
+
+@contextmanager
+def using(graph: Graph, res: Resources) -> Iterator[None]:
+    """A native call on ``graph`` with ``res``: both locks held, the log level synced, and the
+    stream object of ``res`` kept by the graph (every family's compute and update runs in one)."""
+    with graph._lock, res._lock:
+        res._sync_log_level()
+        graph._used(res)
+        yield
 
 
 def _enum(enum_type: Any, value: str, what: str) -> Any:

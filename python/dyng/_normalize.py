@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
+from . import _backend
 from ._errors import InvalidArgumentError, NotSupportedError
 
 if TYPE_CHECKING:
@@ -72,6 +73,36 @@ def _refuse(name: str, why: str) -> InvalidArgumentError:
     )
 
 
+_DL_CPU, _DL_CUDA, _DL_CUDA_MANAGED = 1, 2, 13
+
+
+def _device_to_host(x: Any, dev: tuple[int, ...], name: str, copy: bool | None) -> npt.NDArray[Any]:
+    """A host copy of a CUDA array. Graphs and batches are built from host arrays, so a device
+    input is copied once; the producer's work is ordered before the copy through
+    ``__dlpack__(stream=1)``, and the copy runs on the legacy default stream (which every blocking
+    stream is ordered with; PyTorch refuses the per-thread one as a consumer stream)."""
+    core = _backend.native()
+    if not hasattr(core.Resources, "cuda"):
+        sel = _backend.selection()
+        raise NotSupportedError(
+            f"{name} is in CUDA memory (DLPack device {dev}), and this installation runs on "
+            f"{sel.module_name}, which has no CUDA backend; install the plugin dyng-cu13 (or dyng-cu12) for "
+            f'your driver\'s CUDA major, `pip install "dyng[cu13]"`, or move the array to the host. '
+            f"Selection: {sel.reason}"
+        )
+    if copy is False:
+        raise _refuse(name, "is in device memory")
+    from ._array import Array
+
+    if isinstance(x, Array):
+        return x.to_numpy(copy=None)
+    try:
+        capsule = x.__dlpack__(stream=1, max_version=(1, 0))
+    except TypeError:  # a producer older than DLPack 1.0's keywords
+        capsule = x.__dlpack__(stream=1)
+    return core.device_to_host(capsule)  # type: ignore[no-any-return]
+
+
 def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
     """Any CPU array-like as a NumPy array (a view when possible)."""
     import numpy as np
@@ -95,17 +126,17 @@ def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
             return np.asarray(x.to_numpy(zero_copy_only=False))
     if hasattr(x, "__cuda_array_interface__") and not hasattr(x, "__dlpack__"):
         raise NotSupportedError(
-            f"{name} is in device memory; this installation has no CUDA backend "
-            "(pip install dyng-cu13 or dyng-cu12)"
+            f"{name} is in device memory and offers only __cuda_array_interface__; dyng reads device "
+            "arrays through DLPack (PyTorch, CuPy, JAX, dyng.Array): convert it, or move it to the host"
         )
-    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") and not hasattr(x, "to_numpy"):
-        dev = x.__dlpack_device__()
-        if int(dev[0]) != 1:
-            raise NotSupportedError(
-                f"{name} is on DLPack device {tuple(dev)}, not the host; this installation has no "
-                "CUDA backend (pip install dyng-cu13 or dyng-cu12), or move it to the CPU first"
-            )
-        return np.from_dlpack(x)
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        dev = tuple(int(v) for v in x.__dlpack_device__())
+        if dev[0] in (_DL_CUDA, _DL_CUDA_MANAGED):
+            return _device_to_host(x, dev, name, copy)
+        if dev[0] == _DL_CPU and not hasattr(x, "to_numpy"):
+            return np.from_dlpack(x)
+        if dev[0] != _DL_CPU:
+            raise NotSupportedError(f"{name} is on DLPack device {dev}, which dyng does not read; move it to the host")
     pd = _mod("pandas")
     if pd is not None and isinstance(x, (pd.Series, pd.Index)):
         a = x.to_numpy()

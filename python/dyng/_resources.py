@@ -21,17 +21,23 @@ class Resources:
     in parallel). The native log goes to ``logging.getLogger("dyng")``.
     """
 
-    __slots__ = ("_native", "_lock", "_level", "__weakref__")
+    __slots__ = ("_native", "_lock", "_level", "_stream_obj", "__weakref__")
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, stream_obj: Any = None) -> None:
         core = _backend.native()
         if not isinstance(native, core.Resources):
             raise TypeError("use Resources.sequential(), Resources.openmp() or Resources.cuda()")
         self._native = native
         self._lock = threading.Lock()
         self._level: Any = None
+        # The stream object of Resources.cuda(stream=obj), kept alive: dyng frees memory on it.
+        self._stream_obj = stream_obj
         native.set_log_sink(_log.sink)
         self._sync_log_level()
+
+    def __del__(self) -> None:
+        # The native resources (their cached device scratch is freed on the stream) go first.
+        self._native = None
 
     def _sync_log_level(self) -> None:
         level = _log.native_level(_backend.native())
@@ -54,16 +60,27 @@ class Resources:
 
     @classmethod
     def cuda(cls, device: int = 0, stream: object = None) -> Resources:
-        """A CUDA device and stream. Needs a CUDA plugin (``pip install dyng-cu12`` or
-        ``dyng-cu13``); the CPU module raises :class:`NotSupportedError`."""
-        sel = _backend.selection()
-        if not hasattr(_backend.native().Resources, "cuda"):
+        """A CUDA device and stream; needs a CUDA plugin (``pip install "dyng[cu13]"`` or
+        ``"dyng[cu12]"``), else :class:`NotSupportedError`.
+
+        ``stream``: None is the per-thread default stream; an int is a ``cudaStream_t`` as C++
+        reads it (0 is the legacy default stream); or any object with ``__cuda_stream__``
+        (protocol version 0), a PyTorch stream (``torch.cuda.Stream``, its default stream is the
+        legacy one) or a CuPy stream. A stream object is kept alive by these resources and by
+        every graph, result and array they are used on; an int handle is the caller's to keep
+        alive until those are gone."""
+        core = _backend.native()
+        if not hasattr(core.Resources, "cuda"):
+            sel = _backend.selection()
             raise NotSupportedError(
                 f"Resources.cuda(device={device}): this installation runs on {sel.module_name}, "
-                "which has no CUDA backend; install the plugin for your driver's CUDA major, "
-                "`pip install dyng-cu13` (or dyng-cu12). Selection: " + sel.reason
+                "which has no CUDA backend; install the plugin dyng-cu13 (or dyng-cu12) for your driver's CUDA "
+                'major: `pip install "dyng[cu13]"`. Selection: ' + sel.reason
             )
-        raise NotSupportedError("Resources.cuda: CUDA plugins are not supported by this release")
+        if isinstance(device, bool) or not isinstance(device, int) or device < 0:
+            raise InvalidArgumentError(f"Resources.cuda: device={device!r}; give a CUDA device ordinal (an int >= 0)")
+        handle = stream_handle(stream)
+        return cls(core.Resources.cuda(device, handle), stream if not isinstance(stream, int) else None)
 
     @property
     def backend(self) -> str:
@@ -83,13 +100,57 @@ class Resources:
         text = self._native.profile_json()
         return dict(json.loads(text)) if text else {}
 
+    @property
+    def device(self) -> int:
+        """The CUDA device (-1 for the CPU backends)."""
+        return int(self._native.device)
+
+    @property
+    def stream(self) -> Any:
+        """The stream given to :meth:`cuda` (the object, the int handle, or None: the per-thread
+        default stream)."""
+        return self._stream_obj if self._stream_obj is not None else self._native.stream
+
     def __repr__(self) -> str:
+        if self.backend == "cuda":
+            s = self._native.stream
+            where = "per-thread default stream" if s is None else ("legacy default stream" if s == 0 else f"stream {s:#x}")
+            return f"dyng.Resources.cuda(device={self.device}, {where})"
         return f"dyng.Resources.{self.backend}(threads={self.threads})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.backend == "sequential":
             return (Resources.sequential, ())
+        if self.backend == "cuda":  # a stream does not travel: the copy uses the per-thread stream
+            return (Resources.cuda, (self.device,))
         return (Resources.openmp, (self.threads,))
+
+
+def stream_handle(stream: object) -> int | None:
+    """A stream argument as the native module reads it: None (per-thread default stream) or a
+    cudaStream_t handle (0: the legacy default stream)."""
+    if stream is None:
+        return None
+    if isinstance(stream, bool):
+        raise InvalidArgumentError(f"stream={stream!r}; give None, an int cudaStream_t or a stream object")
+    if isinstance(stream, int):
+        if stream < 0:
+            raise InvalidArgumentError(f"stream={stream}; a cudaStream_t handle is >= 0 (0: the legacy default stream)")
+        return stream
+    protocol = getattr(stream, "__cuda_stream__", None)
+    if protocol is not None:
+        version, handle = protocol()
+        if version != 0:
+            raise InvalidArgumentError(f"{type(stream).__name__}.__cuda_stream__() gave protocol version {version}; dyng reads version 0")
+        return int(handle)
+    for attribute in ("cuda_stream", "ptr"):  # PyTorch, CuPy streams without the protocol
+        handle = getattr(stream, attribute, None)
+        if isinstance(handle, int) and not isinstance(handle, bool):
+            return handle
+    raise InvalidArgumentError(
+        f"stream: a {type(stream).__name__} is not a CUDA stream; give None, an int cudaStream_t, an object "
+        "with __cuda_stream__, a torch.cuda.Stream or a cupy.cuda.Stream"
+    )
 
 
 _default: Resources | None = None
@@ -97,15 +158,18 @@ _default_lock = threading.Lock()
 
 
 def default_resources() -> Resources:
-    """The resources of calls that pass none: OpenMP with its default thread count when built,
-    else sequential. Shared by every thread (its lock serializes them)."""
+    """The resources of calls that pass none: CUDA device 0 when a CUDA plugin was chosen, else
+    OpenMP with its default thread count when built, else sequential. Shared by every thread (its lock serializes them)."""
     global _default
     d = _default
     if d is None:
         with _default_lock:
             if _default is None:
                 core = _backend.native()
-                _default = Resources.openmp() if core.openmp_available() else Resources.sequential()
+                if _backend.selection().plugin is not None:  # a CUDA plugin was chosen: it runs the calls
+                    _default = Resources.cuda(0)
+                else:
+                    _default = Resources.openmp() if core.openmp_available() else Resources.sequential()
             d = _default
     return d
 

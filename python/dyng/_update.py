@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
-from ._graph import Batch, CommitStats, Graph, as_batch
+from ._graph import Batch, CommitStats, Graph, as_batch, using
 from ._resources import Resources, resolve
 
 __all__ = ["update"]
@@ -30,7 +30,6 @@ def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources
             raise InvalidArgumentError(f"results[{i}] belongs to another graph; dyng.update updates the results of `graph` only")
         natives.append(r._r)
     res = resolve(resources)
-    with graph._lock, res._lock:
-        res._sync_log_level()
+    with using(graph, res):
         s = _backend.native().update(res._native, graph._g, b._b, natives)
     return CommitStats._of(s)

@@ -58,8 +58,10 @@ def read(
     with res._lock:
         res._sync_log_level()
         g, fmt, offset, names, desc = core.read_graph(res._native, os.fspath(path), o)
-    return Graph._wrap(g, None, {"format": fmt.name, "id_offset": offset, "weight_names": tuple(names),
-                                  "description": desc, "path": os.fspath(path)})
+    graph = Graph._wrap(g, None, {"format": fmt.name, "id_offset": offset, "weight_names": tuple(names),
+                                   "description": desc, "path": os.fspath(path)})
+    graph._used(res)
+    return graph
 
 
 def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["set", "mosp"] = "set",

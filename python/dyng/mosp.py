@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence
 from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
-from ._graph import Batch, Graph, _enum, as_batch
+from ._graph import Batch, Graph, _enum, as_batch, using
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -191,8 +191,7 @@ def compute(
     core = _backend.native()
     p = _params(core, source, objectives, pref, strategy, combined)
     res = resolve(resources)
-    with graph._lock, res._lock:
-        res._sync_log_level()
+    with using(graph, res):
         r = core.mosp_compute(res._native, graph._g, p)
     return Result(r, graph)
 
@@ -206,8 +205,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     b = as_batch(batch)
     res = resolve(resources)
     g = result._graph
-    with g._lock, res._lock:
-        res._sync_log_level()
+    with using(g, res):
         s = _backend.native().mosp_update(res._native, g._g, b._b, result._r)
     return _stats(s)
 

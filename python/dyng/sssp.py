@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError, StaleResultError
-from ._graph import Batch, Graph, _enum, as_batch
+from ._graph import Batch, Graph, _enum, as_batch, using
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -95,7 +95,11 @@ class Result:
                 self._cache_version = version
             a = self._cache.get(name)
             if a is None:
-                a = self._cache[name] = Array(getattr(self._r, name)())
+                if name != "zero_arcs" and self._r.on_device:  # a device copy, no host round trip
+                    a = Array._on_device(getattr(self._r, "device_" + name)(), tuple(g._streams))
+                else:
+                    a = Array(getattr(self._r, name)())
+                self._cache[name] = a
         return a
 
     @property
@@ -161,8 +165,7 @@ def compute(
     core = _backend.native()
     res = resolve(resources)
     p = _params(core, source, objective, engine, strategy, recompute_fraction)
-    with graph._lock, res._lock:
-        res._sync_log_level()
+    with using(graph, res):
         r = core.sssp_compute(res._native, graph._g, p)
     return Result(r, graph)
 
@@ -176,8 +179,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     b = batch if type(batch) is Batch else as_batch(batch)
     res = resources if resources is not None else resolve(None)
     g = result._graph
-    with g._lock, res._lock:
-        res._sync_log_level()
+    with using(g, res):
         s = _backend._module.sssp_update(res._native, g._g, b._b, result._r)  # type: ignore[union-attr]
     return _stats(s)
 
@@ -209,7 +211,7 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
         raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
     par = np.ascontiguousarray(parents, dtype=np.int32)
     p = _params(core, source, objective, None, "automatic", 0.25)
-    with graph._lock, res._lock:
+    with using(graph, res):
         r = core.sssp_from_arrays(res._native, graph._g, p, d, par, canonicalize)
     return Result(r, graph)
 

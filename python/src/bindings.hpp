@@ -2,6 +2,7 @@
 // Shared helpers of the dyng._core bindings. The bindings are thin: one binding per C++ function,
 // the same names and defaults, array constraints in the signatures, no policy (that is the typed
 // Python layer's, python/dyng). See docs/adr/0006-python-package.md.
+#include <dyng/core/device_array.hpp>
 #include <dyng/core/error.hpp>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -55,5 +56,9 @@ void bind_sssp(nb::module_& m);
 void bind_cycle_count(nb::module_& m);
 void bind_mosp(nb::module_& m);
 void bind_io(nb::module_& m);
+void bind_device(nb::module_& m);
+
+/// A device snapshot (python/src/device.cpp's DeviceArray) of a CUDA result's array.
+nb::object device_snapshot_of(device_array const& a);
 
 }  // namespace dyng::python

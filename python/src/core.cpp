@@ -3,14 +3,31 @@
 #include <dyng/core/profiler.hpp>
 #include <dyng/core/resources.hpp>
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "bindings.hpp"
+
+// Set by python/CMakeLists.txt for a module built with CUDA (a plugin: DYNG_PLUGIN "cu13").
+#ifndef DYNG_PLUGIN
+#define DYNG_PLUGIN ""
+#endif
+#ifndef DYNG_CUDA_TOOLKIT
+#define DYNG_CUDA_TOOLKIT ""
+#endif
+#ifndef DYNG_CUDA_ARCHS
+#define DYNG_CUDA_ARCHS ""
+#endif
+#ifndef DYNG_CUDA_RUNTIME_KIND
+#define DYNG_CUDA_RUNTIME_KIND ""
+#endif
 
 namespace dyng::python {
 namespace {
@@ -58,11 +75,20 @@ void bind_core(nb::module_& m)
       .value("error", log_level::error)
       .value("off", log_level::off);
 
-  nb::class_<resources>(m, "Resources")
+  auto res = nb::class_<resources>(m, "Resources");
+  res
       .def_static("sequential", &resources::sequential)
       .def_static("openmp", &resources::openmp, nb::arg("threads") = 0)
       .def_prop_ro("backend", &resources::backend)
       .def_prop_ro("threads", &resources::threads)
+      .def_prop_ro("device", &resources::device)
+      .def_prop_ro(
+          "stream",
+          [](resources const& r) -> std::optional<std::uintptr_t> {
+            if (r.stream().is_per_thread_default()) return std::nullopt;
+            return reinterpret_cast<std::uintptr_t>(r.stream().handle());  // NOLINT
+          },
+          "None: the per-thread default stream; else the cudaStream_t handle (0: the legacy one).")
       .def(
           "set_log_sink",
           [](resources const& r, nb::object fn) {
@@ -88,7 +114,22 @@ void bind_core(nb::module_& m)
           "The attached profiler's stages and counters as JSON ('' without a profiler).")
       .def("workspace_allocations", [](resources const& r) { return r.workspace().allocations(); });
 
+#if defined(DYNG_HAVE_CUDA)
+  // Only a module with the CUDA backend has it: the typed layer tells the CPU module by its absence.
+  res.def_static(
+      "cuda",
+      [](int device, std::optional<std::uintptr_t> stream) {
+        cuda_stream s;  // None: the per-thread default stream
+        if (stream) s = cuda_stream(reinterpret_cast<CUstream_st*>(*stream));  // NOLINT: a handle from Python
+        nb::gil_scoped_release release;
+        return resources::cuda(device, s);
+      },
+      nb::arg("device") = 0, nb::arg("stream").none() = nb::none(),
+      "CUDA on `device`; stream None is the per-thread default stream, an int a cudaStream_t (0: legacy).");
+#endif
+
   m.def("openmp_available", &openmp_available);
+  m.def("cuda_available", &cuda_available);
   m.def("build_config", []() {
     nb::dict d;
     d["version"] = DYNG_VERSION;
@@ -98,9 +139,15 @@ void bind_core(nb::module_& m)
     nb::list backends;
     backends.append("sequential");
     if (openmp_available()) backends.append("openmp");
+    if (cuda_available()) backends.append("cuda");
     d["backends"] = backends;
-    d["cuda"] = false;
-    d["module"] = "dyng._core";
+    d["cuda"] = cuda_available();
+    std::string const plugin = DYNG_PLUGIN;
+    d["module"] = plugin.empty() ? std::string("dyng._core") : "dyng_" + plugin + "._core";
+    d["plugin"] = plugin;
+    d["cuda_toolkit"] = DYNG_CUDA_TOOLKIT;
+    d["cuda_architectures"] = DYNG_CUDA_ARCHS;
+    d["cuda_runtime"] = DYNG_CUDA_RUNTIME_KIND;
     return d;
   });
 }

@@ -12,4 +12,5 @@ NB_MODULE(_core, m)
   dyng::python::bind_cycle_count(m);
   dyng::python::bind_mosp(m);  // after sssp: its params use SsspStrategy
   dyng::python::bind_io(m);
+  dyng::python::bind_device(m);
 }

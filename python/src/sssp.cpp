@@ -68,6 +68,13 @@ void bind_sssp(nb::module_& m)
           "A NumPy copy of the distances (int64 for int32 weights, float64 for float64).")
       .def("parents", [](sssp::result const& r) { return copied_array(r.parents()); })
       .def("zero_arcs", [](sssp::result const& r) { return copied_array(r.zero_arcs()); })
+      .def_prop_ro("on_device", &sssp::result::on_device)
+      .def(
+          "device_distances", [](sssp::result const& r) { return device_snapshot_of(r.device_distances()); },
+          "A device copy of the distances (CUDA results only).")
+      .def(
+          "device_parents", [](sssp::result const& r) { return device_snapshot_of(r.device_parents()); },
+          "A device copy of the parents (CUDA results only).")
       .def_prop_ro("source", &sssp::result::source)
       .def_prop_ro("params", [](sssp::result const& r) { return r.params(); })
       .def(

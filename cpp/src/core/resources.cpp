@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "dyng/core/device_array.hpp"
 #include "dyng/core/error.hpp"
 
 #if defined(DYNG_HAVE_OPENMP)
@@ -102,3 +103,22 @@ profiler* resources::profiler() const noexcept { return s_->profiler.get(); }
 void resources::set_profiler(std::shared_ptr<dyng::profiler> p) const { s_->profiler = std::move(p); }
 
 }  // namespace dyng
+
+#if !defined(DYNG_HAVE_CUDA)
+// dyng/core/device_array.hpp without the CUDA backend (src/core/cuda/interop.cu has the real ones).
+namespace dyng::cuda_interop {
+namespace {
+[[noreturn]] void no_cuda(char const* who)
+{
+  throw not_supported(std::string(who) + ": this build of dyng has no CUDA backend (device arrays come from CUDA results)");
+}
+}  // namespace
+void order_after(device_array const&, cuda_stream) { no_cuda("cuda_interop::order_after"); }
+void copy_to_host(device_array const&, void*) { no_cuda("cuda_interop::copy_to_host"); }
+void copy_device_to_host(int, void const*, std::size_t, void*) { no_cuda("cuda_interop::copy_device_to_host"); }
+}  // namespace dyng::cuda_interop
+namespace dyng {
+device_array_copy::device_array_copy(device_array const& a) : a_(a) { cuda_interop::order_after(a, {}); }
+device_array_copy::~device_array_copy() = default;
+}  // namespace dyng
+#endif

@@ -163,6 +163,9 @@ void cuda_check_batch(device_result& d, graph_impl const& g, batch const& b);
 /// A CUDA result's device parent array (n entries, -1 for the source and unreachable vertices),
 /// valid until the result's next compute or update; for families composed from sssp (mosp).
 vertex_t const* device_parents(device_result const& d) noexcept;
+/// The result's arrays in place (distances are derived from the keys on the first ask after a write).
+device_array device_distances(device_result& d);
+device_array device_parents_array(device_result const& d) noexcept;
 #endif
 
 }  // namespace detail

@@ -81,6 +81,26 @@ std::span<std::int32_t const> result::zero_arcs() const
   return zeros_;
 }
 
+device_array result::device_distances() const
+{
+  DYNG_EXPECTS(device_ != nullptr, "sssp::result::device_distances: the result is in host memory (a CPU backend's); read distances()");
+#if defined(DYNG_HAVE_CUDA)
+  return detail::device_distances(*device_);
+#else
+  return {};
+#endif
+}
+
+device_array result::device_parents() const
+{
+  DYNG_EXPECTS(device_ != nullptr, "sssp::result::device_parents: the result is in host memory (a CPU backend's); read parents()");
+#if defined(DYNG_HAVE_CUDA)
+  return detail::device_parents_array(*device_);
+#else
+  return {};
+#endif
+}
+
 result result::clone() const
 {
   ensure_host();

@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "dyng/core/device_array.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/update.hpp"
@@ -80,6 +81,11 @@ class result final : public result_base {
   /// Whether the arrays live in device memory (a result of the CUDA backend).
   [[nodiscard]] bool on_device() const noexcept { return device_ != nullptr; }
   [[nodiscard]] detail::device_result* device_arrays() const noexcept { return device_.get(); }
+  /// The distances (int64) and parents (int32) in device memory, without a copy to the host
+  /// (dyng/core/device_array.hpp). Valid until the result is next updated or destroyed.
+  /// @throws invalid_argument if the result is not on a device (on_device() is false).
+  [[nodiscard]] device_array device_distances() const;
+  [[nodiscard]] device_array device_parents() const;
   [[nodiscard]] vertex_t source() const noexcept { return params_.source; }
   [[nodiscard]] sssp::params const& params() const noexcept { return params_; }
   /// Change how later updates run (strategy, threshold, pinned engine).

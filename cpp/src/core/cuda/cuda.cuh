@@ -36,11 +36,14 @@ namespace dyng::detail {
 
 /// The resources' stream as a cudaStream_t (the per-thread default stream is cudaStreamPerThread).
 cudaStream_t stream_of(resources const& r) noexcept;
+/// `s` as a cudaStream_t (cudaStreamPerThread, cudaStreamLegacy or the handle).
+cudaStream_t to_cuda(cuda_stream s) noexcept;
 
 /// Makes the resources' device current for a scope and restores the caller's device after.
 class device_guard {
  public:
   explicit device_guard(resources const& r);
+  explicit device_guard(int device);
   device_guard(device_guard const&) = delete;
   device_guard& operator=(device_guard const&) = delete;
   ~device_guard();

@@ -212,9 +212,10 @@ void cuda_init(resources const& r)
 
 // ---- streams and devices --------------------------------------------------------------------
 
-cudaStream_t stream_of(resources const& r) noexcept
+cudaStream_t stream_of(resources const& r) noexcept { return to_cuda(r.stream()); }
+
+cudaStream_t to_cuda(cuda_stream s) noexcept
 {
-  cuda_stream const s = r.stream();
   if (s.is_per_thread_default()) return cudaStreamPerThread;
   // Spelled cudaStreamLegacy, not 0: it stays the legacy stream even in code compiled with
   // --default-stream per-thread.
@@ -222,10 +223,13 @@ cudaStream_t stream_of(resources const& r) noexcept
   return s.handle();
 }
 
-device_guard::device_guard(resources const& r)
+device_guard::device_guard(resources const& r) : device_guard(r.device())
 {
-  int const device = r.device();
-  DYNG_ASSERT(device >= 0, "device_guard needs CUDA resources, got " + std::string(to_string(r.backend())));
+}
+
+device_guard::device_guard(int device)
+{
+  DYNG_ASSERT(device >= 0, "device_guard needs a CUDA device (resources::cuda), got device " + std::to_string(device));
   DYNG_CUDA_TRY(cudaGetDevice(&previous_));
   if (previous_ != device) {
     DYNG_CUDA_TRY(cudaSetDevice(device));

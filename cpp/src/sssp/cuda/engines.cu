@@ -55,6 +55,9 @@ struct device_result {
   resources res;
   device_buffer<std::uint64_t> key;
   device_buffer<vertex_t> parent;
+  device_buffer<std::int64_t> dist;  // the distances for interop, derived from `key` when asked
+  bool dist_stale = true;
+  cuda_stream writer;  // the stream of the last compute or update
   int zbits = 1;
   int objective = 0;
   vertex_t n = 0;
@@ -548,6 +551,7 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
     launch_step(res, g.n, parents_all_kernel<W>, c);
     finish(res, c, access::stats(r), true, static_cast<unsigned long long>(rounds));
   }
+  d->writer = res.stream();
   access::device(r) = std::move(d);
 }
 
@@ -557,6 +561,8 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   dyng::detail::device_guard guard(res);
   auto const& store = store_of<W>(g);
   auto& d = *access::device(r);
+  d.writer = res.stream();
+  d.dist_stale = true;
   auto c = make_ctx(res, g, store, d, true);
   c.source = access::params(r).source;
   c.recompute_above = above;
@@ -642,6 +648,38 @@ void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& p
 
 vertex_t const* device_parents(device_result const& d) noexcept { return d.parent.data(); }
 
+namespace {
+__global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
+{
+  for (auto v = static_cast<vertex_t>(blockIdx.x * blockDim.x + threadIdx.x); v < n;
+       v += static_cast<vertex_t>(gridDim.x * blockDim.x))
+    dist[v] = key[v] == unreachable_key ? infinity<std::int64_t>() : static_cast<std::int64_t>(key[v] >> zbits);
+}
+}  // namespace
+
+device_array device_distances(device_result& d)
+{
+  if (d.dist_stale) {
+    // On the result's own stream, waited for: the keys are complete (every call waits for its
+    // stream before it returns), and so is this array when it is handed out.
+    dyng::detail::device_guard guard(d.res);
+    if (d.dist.size() != static_cast<std::size_t>(d.n)) d.dist = device_buffer<std::int64_t>(d.res, static_cast<std::size_t>(d.n));
+    if (d.n > 0) {
+      auto const blocks = static_cast<unsigned>(std::min<std::int64_t>((d.n + 255) / 256, 4096));
+      distances_kernel<<<blocks, 256, 0, stream_of(d.res)>>>(d.key.data(), d.zbits, d.n, d.dist.data());
+      DYNG_CUDA_CHECK_LAUNCH("distances_kernel");
+    }
+    dyng::detail::synchronize(d.res);
+    d.dist_stale = false;
+  }
+  return {d.dist.data(), d.n, element_type::int64, d.res.device(), d.writer};
+}
+
+device_array device_parents_array(device_result const& d) noexcept
+{
+  return {d.parent.data(), d.n, element_type::int32, d.res.device(), d.writer};
+}
+
 std::shared_ptr<device_result> clone(device_result const& d)
 {
   dyng::detail::device_guard guard(d.res);
@@ -650,6 +688,7 @@ std::shared_ptr<device_result> clone(device_result const& d)
   c->objective = d.objective;
   c->n = d.n;
   c->max_weight = d.max_weight;
+  c->writer = d.res.stream();  // the copies below run on the result's own stream
   c->key = device_buffer<std::uint64_t>(d.res, d.key.size());
   c->parent = device_buffer<vertex_t>(d.res, d.parent.size());
   DYNG_CUDA_TRY(cudaMemcpyAsync(c->key.data(), d.key.data(), d.key.size() * sizeof(std::uint64_t),

@@ -1,0 +1,157 @@
+// Device arrays of CUDA results (dyng/core/device_array.hpp) for dyng.Array, stream handles,
+// and copies of device inputs to the host. The policy (which stream, when to copy) is the typed
+// layer's (python/dyng/_array.py, _normalize.py); these are the primitives.
+#include <dyng/core/device_array.hpp>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+
+namespace dyng::python {
+namespace {
+
+/// A Python stream handle as C++ reads a cudaStream_t: None the per-thread default stream, an
+/// int the handle (0 the legacy default stream).
+cuda_stream to_stream(std::optional<std::uintptr_t> handle)
+{
+  if (!handle) return {};
+  return cuda_stream(reinterpret_cast<CUstream_st*>(*handle));  // NOLINT: a handle from Python
+}
+
+std::optional<std::uintptr_t> from_stream(cuda_stream s)
+{
+  if (s.is_per_thread_default()) return std::nullopt;
+  return reinterpret_cast<std::uintptr_t>(s.handle());  // NOLINT
+}
+
+char const* dtype_name(element_type t)
+{
+  switch (t) {
+    case element_type::int32: return "int32";
+    case element_type::int64: return "int64";
+    case element_type::float64: return "float64";
+  }
+  return "?";
+}
+
+nb::dlpack::dtype dlpack_dtype(element_type t)
+{
+  switch (t) {
+    case element_type::int32: return nb::dtype<std::int32_t>();
+    case element_type::int64: return nb::dtype<std::int64_t>();
+    case element_type::float64: return nb::dtype<double>();
+  }
+  return nb::dtype<std::int32_t>();
+}
+
+/// A snapshot of a result's device array (an owned device copy), as dyng.Array holds it.
+struct device_snapshot {
+  std::shared_ptr<device_array_copy> copy;
+  [[nodiscard]] device_array const& view() const { return copy->view(); }
+};
+
+}  // namespace
+
+nb::object device_snapshot_of(device_array const& a)
+{
+  std::shared_ptr<device_array_copy> copy;
+  {
+    nb::gil_scoped_release release;
+    copy = std::make_shared<device_array_copy>(a);
+  }
+  return nb::cast(device_snapshot{std::move(copy)});
+}
+
+void bind_device(nb::module_& m)
+{
+  nb::class_<device_snapshot>(m, "DeviceArray",
+                              "A read-only copy of a CUDA result's array in device memory (dyng.Array's storage).")
+      .def_prop_ro("ptr", [](device_snapshot const& d) { return reinterpret_cast<std::uintptr_t>(d.view().data); })
+      .def_prop_ro("size", [](device_snapshot const& d) { return d.view().size; })
+      .def_prop_ro("dtype", [](device_snapshot const& d) { return std::string(dtype_name(d.view().type)); })
+      .def_prop_ro("device", [](device_snapshot const& d) { return d.view().device; })
+      .def_prop_ro("stream", [](device_snapshot const& d) { return from_stream(d.view().stream); },
+                   "The writer's stream: None the per-thread default stream, else the handle (0 legacy).")
+      .def(
+          "order_after",
+          [](device_snapshot const& d, std::optional<std::uintptr_t> consumer) {
+            nb::gil_scoped_release release;
+            cuda_interop::order_after(d.view(), to_stream(consumer));
+          },
+          nb::arg("consumer").none(), "Makes the consumer's stream wait for the writer's work so far (an event).")
+      .def("to_host",
+           [](device_snapshot const& d) {
+             auto const& a = d.view();
+             if (a.type == element_type::int32) {
+               std::vector<std::int32_t> v(static_cast<std::size_t>(a.size));
+               {
+                 nb::gil_scoped_release release;
+                 cuda_interop::copy_to_host(a, v.data());
+               }
+               return nb::cast(owned_array(std::move(v)));
+             }
+             if (a.type == element_type::int64) {
+               std::vector<std::int64_t> v(static_cast<std::size_t>(a.size));
+               {
+                 nb::gil_scoped_release release;
+                 cuda_interop::copy_to_host(a, v.data());
+               }
+               return nb::cast(owned_array(std::move(v)));
+             }
+             std::vector<double> v(static_cast<std::size_t>(a.size));
+             {
+               nb::gil_scoped_release release;
+               cuda_interop::copy_to_host(a, v.data());
+             }
+             return nb::cast(owned_array(std::move(v)));
+           },
+           "A NumPy copy, made on the writer's stream.")
+      .def(
+          "ndarray",
+          [](nb::handle self) {
+            auto const& a = nb::cast<device_snapshot const&>(self).view();
+            std::size_t shape[1] = {static_cast<std::size_t>(a.size)};
+            // Read-only (DLPack >= 1.0 says so); the snapshot stays alive while the export does.
+            return nb::ndarray<nb::ro, nb::ndim<1>>(a.data, 1, shape, self, nullptr, dlpack_dtype(a.type),
+                                                    nb::device::cuda::value, a.device);
+          },
+          "The memory as a nanobind ndarray (DLPack export, read-only).");
+
+  m.def(
+      "device_to_host",
+      [](nb::ndarray<nb::ro> in) {
+        auto const type = in.device_type();
+        if (type != nb::device::cuda::value && type != nb::device::cuda_managed::value)
+          throw dyng::invalid_argument("device_to_host: the array is not in CUDA memory (DLPack device type " +
+                                       std::to_string(type) + ")");
+        // C-contiguous only: a strided device view would need a gather kernel; the typed layer
+        // asks the producer for a contiguous copy first.
+        std::int64_t expect = 1;
+        for (std::size_t i = in.ndim(); i-- > 0;) {
+          if (in.shape(i) > 1 && in.stride(i) != expect)
+            throw dyng::invalid_argument("device_to_host: the device array is not C-contiguous; make it contiguous first");
+          expect *= static_cast<std::int64_t>(in.shape(i));
+        }
+        std::vector<std::size_t> shape(in.ndim());
+        for (std::size_t i = 0; i < in.ndim(); ++i) shape[i] = in.shape(i);
+        auto const bytes = in.nbytes();
+        auto* host = new std::vector<std::uint8_t>(bytes);
+        nb::capsule owner(host, [](void* p) noexcept { delete static_cast<std::vector<std::uint8_t>*>(p); });
+        {
+          nb::gil_scoped_release release;
+          cuda_interop::copy_device_to_host(in.device_id(), in.data(), bytes, host->data());
+        }
+        return nb::ndarray<nb::numpy>(host->data(), in.ndim(), shape.data(), owner, nullptr, in.dtype());
+      },
+      nb::arg("array"),
+      "A NumPy copy of a CUDA array (a DLPack capsule), made on the device's legacy default stream.");
+}
+
+}  // namespace dyng::python
