@@ -130,7 +130,12 @@ def check_wheel(path: Path, max_mb: float = MAX_MB, version: str | None = None) 
 
     with zipfile.ZipFile(path) as z:
         names = [n for n in z.namelist() if not n.endswith("/")]
+        infos = sorted({n.split("/", 1)[0] for n in names if n.split("/", 1)[0].endswith(".dist-info")})
         info = f"{dist}-{wversion}.dist-info"
+        if infos != [info]:
+            problems.append(f"the .dist-info directories {infos} are not just {info}")
+            if len(infos) == 1:
+                info = infos[0]  # still read its METADATA
 
         def read(name: str) -> str | None:
             return z.read(name).decode() if name in names else None
