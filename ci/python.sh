@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package: a fresh venv, `pip install .` (builds libdyng, dyng._core, the stubs and the
-# CLI), then pytest and mypy (the package and a typed usage example). Builds with 2 jobs.
+# CLI), then pytest and mypy (the package and a typed usage example), and the tests of the wheel
+# scripts in ci/tests. Builds with 2 jobs.
 # Environment: DYNG_CI_JOBS (default 2), DYNG_PY_VENV (default build/python-venv).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -12,6 +13,10 @@ python3 -m venv "$venv"
 py=$venv/bin/python
 "$py" -m pip install -q --upgrade pip
 "$py" -m pip install -q pytest hypothesis numpy scipy networkx pandas pyarrow mypy
+# The tests of the wheel scripts (ci/tests: the plugin renderer and the wheel checker; no CUDA, a
+# few seconds). scikit-build-core lets them read the metadata the build backend would write.
+"$py" -m pip install -q "scikit-build-core>=0.11.2"
+"$py" -m pytest -q -p no:cacheprovider ci/tests
 "$py" -m pip install -q .
 # Outside the source tree, so the installed package (with its native module) is what runs.
 (cd "$venv" && "$(pwd)/bin/python" -m mypy --config-file "$OLDPWD/pyproject.toml" -p dyng)
