@@ -163,6 +163,26 @@ std::uint64_t checked_add(std::uint64_t a, std::uint64_t b, std::string_view wha
 /// The deleted and inserted arcs of `g.last_changes`, sorted and ranked.
 change_lists collect_changes(graph_impl const& g);
 
+/// A listing pass (list_cycles; docs/adr/0007, "Listing cycles"): cycles of length <= `length`
+/// (L), each written from its smallest vertex; `prefix` (P, d = prefix.size() < L vertices)
+/// restricts the cycles of length exactly L.
+struct list_pass {
+  int length = 0;
+  std::span<vertex_t const> prefix;
+};
+
+/// The answer of a select pass: among the cycles of length L whose first d vertices are P, the
+/// one of the asked rank (1-based, ordered by vertex d) has vertex d = `next`; `before` of them
+/// have a smaller vertex d, `at` of them have vertex d = next.
+struct list_pick {
+  vertex_t next = no_vertex;
+  std::uint64_t before = 0;
+  std::uint64_t at = 0;
+};
+
+/// Cycles by length: entry l holds cycles of length l, l vertices each, back to back.
+using cycle_sets = std::vector<std::vector<vertex_t>>;
+
 /// One row of the family's engine table (manifest.cpp). Engines own their internals.
 struct engine {
   std::string_view id;
@@ -176,6 +196,18 @@ struct engine {
   /// `plus` the cycles of the graph after it through inserted arcs (both zeroed, same size).
   void (*update)(resources const& res, graph_impl const& g, change_lists const& changes,
                  std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+  /// Listing, select pass: the pick for rank `rank` (1 <= rank <= the number of cycles of
+  /// length pass.length with prefix pass.prefix). Adds its work to `st`.
+  list_pick (*list_select)(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                           stats& st);
+  /// Listing, emit pass: writes every cycle shorter than pass.length, and every cycle of that
+  /// length whose first d vertices are lexicographically <= pass.prefix, from its smallest
+  /// vertex, into out[l] (in any order). sizes[l] is their number; out[l] has sizes[l] * l
+  /// entries already. written[l] gets the number found (== sizes[l] unless the engine is wrong;
+  /// never more is written than there is room for).
+  void (*list_emit)(resources const& res, graph_impl const& g, list_pass const& pass,
+                    std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                    stats& st);
 };
 
 std::span<engine const> manifest();
@@ -190,6 +222,16 @@ void sequential_update(resources const& res, graph_impl const& g, change_lists c
 void openmp_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
 void openmp_update(resources const& res, graph_impl const& g, change_lists const& changes,
                    std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+list_pick sequential_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                                 stats& st);
+void sequential_list_emit(resources const& res, graph_impl const& g, list_pass const& pass,
+                          std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                          stats& st);
+list_pick openmp_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                             stats& st);
+void openmp_list_emit(resources const& res, graph_impl const& g, list_pass const& pass,
+                      std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                      stats& st);
 #if defined(DYNG_HAVE_CUDA)
 // src/cycle_count/cuda/engines.cu: the work-queue engine. Its update reads the device graph's
 // change set itself (the host `changes` are empty for a device graph) and sets st.deleted and
@@ -198,6 +240,11 @@ void cuda_check_support(graph_impl const& g, params const& p);
 void cuda_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st);
 void cuda_update(resources const& res, graph_impl const& g, change_lists const& changes,
                  std::span<std::uint64_t> minus, std::span<std::uint64_t> plus, stats& st);
+list_pick cuda_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                           stats& st);
+void cuda_list_emit(resources const& res, graph_impl const& g, list_pass const& pass,
+                    std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                    stats& st);
 #endif
 
 /// Typed dispatch over the graph's weight type: f(W{}) with the store's weight type.

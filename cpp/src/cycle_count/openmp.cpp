@@ -7,6 +7,7 @@
 // into its own histogram; the histograms are summed in thread order afterwards, so the result is
 // independent of the schedule and the thread count (integer sums), and no atomics are needed.
 #include "cycle_count/detail.hpp"
+#include "cycle_count/list.hpp"
 #include "cycle_count/search.hpp"
 
 #ifdef DYNG_HAVE_OPENMP
@@ -92,6 +93,36 @@ void openmp_update(resources const& res, graph_impl const& g, change_lists const
   });
   st.paths += paths;
   st.work_items = static_cast<std::int64_t>(c.del.size() + c.ins.size());
+}
+
+namespace {
+/// Every root, over the resources' threads (dynamic schedule, as the count).
+struct parallel_roots {
+  int threads;
+  template <class Body>
+  std::int64_t operator()(vertex_t n, Body&& body) const
+  {
+    std::int64_t paths = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4) reduction(+ : paths)
+    for (vertex_t root = 0; root < n; ++root) paths += body(static_cast<std::size_t>(thread_id()), root);
+    return paths;
+  }
+};
+}  // namespace
+
+list_pick openmp_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                             stats& st)
+{
+  int const threads = res.threads();
+  return cpu_list_select(res, g, pass, rank, st, static_cast<std::size_t>(threads), parallel_roots{threads});
+}
+
+void openmp_list_emit(resources const& res, graph_impl const& g, list_pass const& pass,
+                      std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                      stats& st)
+{
+  int const threads = res.threads();
+  cpu_list_emit(res, g, pass, sizes, out, written, st, static_cast<std::size_t>(threads), parallel_roots{threads});
 }
 
 }  // namespace dyng::cycle_count::detail

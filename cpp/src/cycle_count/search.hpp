@@ -18,16 +18,30 @@
 // Gupta and Suzumura, "Finding all bounded-length simple cycles in a directed graph", 2021).
 // The simple-path test scans the path (at most k vertices): no per-vertex state to restore, so
 // nothing is left dirty if a search is abandoned.
+//
+// What a search does with a cycle is its policy's: counting into the scratch histogram (the
+// default), or the listing passes of list.hpp, which may also restrict the path's vertices.
 #include <cstdint>
+#include <span>
 
 #include "cycle_count/detail.hpp"
 
 namespace dyng::cycle_count::detail {
 
-template <class View>
+/// The default policy: count each cycle into the scratch histogram. A policy's `allow(i, v)`
+/// says whether v may be path vertex i (the cycle's vertex i + 1); `found(target, path)` gets
+/// each cycle, target -> path[0] -> ... -> path.back() -> target (length path.size() + 1).
+struct count_cycles {
+  scratch* s;
+  [[nodiscard]] static constexpr bool allow(int, vertex_t) noexcept { return true; }
+  void found(vertex_t, std::span<vertex_t const> path) const noexcept { ++s->hist[path.size() + 1]; }
+};
+
+template <class View, class Policy = count_cycles>
 class bounded_search {
  public:
-  bounded_search(View const& g, int k, scratch& s) noexcept : g_(g), k_(k), s_(s) {}
+  bounded_search(View const& g, int k, scratch& s) noexcept : g_(g), k_(k), s_(s), policy_{&s} {}
+  bounded_search(View const& g, int k, scratch& s, Policy policy) noexcept : g_(g), k_(k), s_(s), policy_(policy) {}
   [[nodiscard]] int max_length() const noexcept { return k_; }
 
   /// Step 1 for target a: dist(v) for allowed v within `depth` (<= k-1) arcs of a; every other
@@ -58,7 +72,7 @@ class bounded_search {
   /// Returns the number of search nodes expanded.
   std::int64_t cycles_from(vertex_t b) noexcept
   {
-    if (b == target_ || b <= floor_ || 1 + bound(b) > k_) return 0;
+    if (b == target_ || b <= floor_ || 1 + bound(b) > k_ || !policy_.allow(0, b)) return 0;
     nodes_ = 0;
     s_.path[0] = b;
     extend(b, 1);
@@ -80,10 +94,10 @@ class bounded_search {
   void extend(vertex_t u, int used) noexcept
   {
     ++nodes_;
-    if (s_.known(u) && dist(u) == 1) ++s_.hist[static_cast<std::size_t>(used + 1)];
+    if (s_.known(u) && dist(u) == 1) policy_.found(target_, s_.path.first(static_cast<std::size_t>(used)));
     if (used + 2 > k_) return;  // one more vertex and the closing arc would not fit
     g_.for_each_out(u, [&](vertex_t v) {
-      if (v == target_ || v <= floor_ || used + 1 + bound(v) > k_) return;
+      if (v == target_ || v <= floor_ || used + 1 + bound(v) > k_ || !policy_.allow(used, v)) return;
       for (int i = 0; i < used; ++i)
         if (s_.path[static_cast<std::size_t>(i)] == v) return;
       s_.path[static_cast<std::size_t>(used)] = v;
@@ -94,6 +108,7 @@ class bounded_search {
   View const& g_;
   int k_;
   scratch& s_;
+  Policy policy_;
   vertex_t target_ = no_vertex;
   vertex_t floor_ = no_vertex;
   std::int32_t unknown_ = 0;
@@ -102,8 +117,8 @@ class bounded_search {
 
 /// Compute's work item: the cycles whose smallest vertex is `root` (each once: through its arc
 /// out of the root, on vertices > root).
-template <class View>
-std::int64_t count_root(bounded_search<View>& search, View const& g, vertex_t root)
+template <class View, class Policy>
+std::int64_t count_root(bounded_search<View, Policy>& search, View const& g, vertex_t root)
 {
   search.distances_to(root, root, search.max_length() - 1);
   std::int64_t nodes = 0;

@@ -10,7 +10,10 @@
 // inserted arc e_i adds the cycles through it in the graph after the batch that avoid
 // e_0..e_{i-1}. Both graphs are overlays of the stored one (detail.hpp), so nothing is copied.
 // Sum: old - (old cycles through a deleted arc) + (new cycles through an inserted arc) = new.
+//
+// Listing (list_cycles): the passes of list.hpp, roots in order on one thread.
 #include "cycle_count/detail.hpp"
+#include "cycle_count/list.hpp"
 #include "cycle_count/search.hpp"
 
 namespace dyng::cycle_count::detail {
@@ -52,6 +55,32 @@ void sequential_update(resources const& res, graph_impl const& g, change_lists c
     }
   });
   st.work_items = static_cast<std::int64_t>(c.del.size() + c.ins.size());
+}
+
+namespace {
+/// Every root in order, on this thread.
+struct serial_roots {
+  template <class Body>
+  std::int64_t operator()(vertex_t n, Body&& body) const
+  {
+    std::int64_t paths = 0;
+    for (vertex_t root = 0; root < n; ++root) paths += body(std::size_t{0}, root);
+    return paths;
+  }
+};
+}  // namespace
+
+list_pick sequential_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                                 stats& st)
+{
+  return cpu_list_select(res, g, pass, rank, st, 1, serial_roots{});
+}
+
+void sequential_list_emit(resources const& res, graph_impl const& g, list_pass const& pass,
+                          std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                          stats& st)
+{
+  cpu_list_emit(res, g, pass, sizes, out, written, st, 1, serial_roots{});
 }
 
 }  // namespace dyng::cycle_count::detail

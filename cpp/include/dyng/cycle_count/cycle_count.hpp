@@ -94,6 +94,52 @@ class result final : public result_base {
 ///         exceed 2^64-1: the graph has changed and `r` is stale (recompute it).
 stats update(resources const& res, graph& g, batch const& b, result& r);
 
+/// The cycles themselves (`list_cycles`), at most a cap of them, CSR-like: cycle i is
+/// `vertices[offsets[i] .. offsets[i + 1])`.
+///
+/// Each cycle is written once, from its smallest vertex along its arcs: (v0, v1, ..., v(L-1))
+/// with v0 < vi, arcs vi -> v(i+1) and v(L-1) -> v0. The same cycles as the histogram counts:
+/// lengths 2..k, no self-loops; a 2-cycle u <-> v is (u, v); an undirected graph lists each edge
+/// as a 2-cycle and each longer cycle twice, once per orientation. **Canonical order**: by
+/// length, then lexicographically by that vertex sequence. The list is a prefix of the canonical
+/// order (with more cycles than the cap: the first `max_cycles`, i.e. the shortest ones), so
+/// every engine, backend and thread count gives the same list, element by element.
+struct cycle_list {
+  std::vector<std::int64_t> offsets{0};  ///< size() + 1 entries, offsets[0] = 0
+  std::vector<vertex_t> vertices;        ///< the cycles' vertices, one after the other
+  /// Every cycle of the graph by length, listed or not (as `result::histogram`).
+  std::vector<std::uint64_t> histogram;
+  std::uint64_t total = 0;   ///< cycles of lengths 2..k in the graph (the histogram's sum)
+  bool truncated = false;    ///< total > size(): the list holds the first max_cycles of them
+  cycle_count::stats stats;  ///< the listing's engine and work (every pass; `deleted`, `inserted` 0)
+
+  [[nodiscard]] std::size_t size() const noexcept { return offsets.size() - 1; }
+  /// The vertices of cycle i (i < size()).
+  [[nodiscard]] std::span<vertex_t const> cycle(std::size_t i) const noexcept
+  {
+    auto const b = static_cast<std::size_t>(offsets[i]), e = static_cast<std::size_t>(offsets[i + 1]);
+    return std::span<vertex_t const>(vertices).subspan(b, e - b);
+  }
+};
+
+/// The largest `max_cycles` `list_cycles` accepts (2^31 - 1): the list is built in memory, and a
+/// larger cap is taken for a mistake rather than a plan.
+inline constexpr std::int64_t max_listed_cycles = (std::int64_t{1} << 31) - 1;
+
+/// The first `max_cycles` cycles of `g` of lengths 2..p.k in canonical order (see `cycle_list`),
+/// with the histogram of all of them. Memory: O(min(max_cycles, total) * k) for the list plus
+/// O(n) per thread, never O(total). Cost: a count (as `compute`), then a pass that tallies the
+/// cycles of the cut length per smallest vertex and a few passes on one vertex's cycles to find
+/// where the cap cuts (none when everything fits), then a pass that writes the listed cycles;
+/// so about two to three counts. docs/adr/0007, "Listing cycles".
+/// @throws invalid_argument (k as `compute`, max_cycles outside [1, max_listed_cycles], an
+///         unknown engine); not_supported (as `compute`).
+[[nodiscard]] cycle_list list_cycles(resources const& res, graph const& g, params const& p, std::int64_t max_cycles);
+
+/// The same for `r`'s k and engine, reusing its histogram (no count): `r` must be current for
+/// `g` (e.g. after `dyng::update`). @throws stale_result if it is not; otherwise as above.
+[[nodiscard]] cycle_list list_cycles(resources const& res, graph const& g, result const& r, std::int64_t max_cycles);
+
 /// Recounts `g` with an independent brute-force enumerator and compares. Returns "" when equal,
 /// else the first differing length. Exponential: for tests and small graphs.
 [[nodiscard]] std::string verify(graph const& g, result const& r);
