@@ -7,7 +7,7 @@
 #   bash ci/gpu.sh OUT_DIR [DEPS_DIR] [GRAPHS_DIR] [steps...]
 # DEPS_DIR: a prefix holding GoogleTest, Google Benchmark, CLI11 and zlib when the machine lacks
 # them (include/, lib/, cmake/); GRAPHS_DIR: the shared/data layout for the benchmarks.
-# steps: any of build test sanitize bench (default: all).
+# steps: any of build test sanitize python bench (default: all but python).
 set -uo pipefail
 out=${1:?OUT_DIR}
 deps=${2:-}
@@ -54,6 +54,22 @@ if step sanitize; then
     echo "compute-sanitizer memcheck $suite: exit $rc"
     [[ $rc -eq 0 ]] || status=1
   done
+fi
+# The Python package with a CUDA-built module (not yet a plugin wheel: ci/plugin_wheels.sh builds
+# those): the module from the same build, the package from the tree, the gpu-marked tests with
+# DYNG_REQUIRE_CUDA=1 and the host-memory suites next to them.
+if step python; then
+  py=${DYNG_GPU_PYTHON:-python3}
+  { cmake "${args[@]}" -DDYNG_BUILD_PYTHON=ON -DPython_EXECUTABLE="$(command -v "$py")" &&
+    cmake --build "$build" --target dyng_core -j"$(nproc)"; } >"$out/python-build.log" 2>&1 || { tail -30 "$out/python-build.log"; exit 1; }
+  pkg=$build/pkg/dyng
+  rm -rf "$pkg" && mkdir -p "$pkg/data"
+  ln -s "$PWD"/python/dyng/* "$pkg"/ && cp "$build"/python/_core*.so "$pkg"/ && cp data/rome99.gr.gz "$pkg/data/"
+  (cd "$build" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg" "$py" -m pytest -q -p no:cacheprovider \
+     "$OLDPWD"/python/tests/test_cuda.py "$OLDPWD"/python/tests/test_array.py "$OLDPWD"/python/tests/test_sssp.py \
+     "$OLDPWD"/python/tests/test_mosp.py "$OLDPWD"/python/tests/test_cycle_count.py "$OLDPWD"/python/tests/test_inputs.py \
+     ${DYNG_GPU_PYTEST_ARGS:-}) >"$out/pytest-gpu.log" 2>&1 || status=1
+  tail -15 "$out/pytest-gpu.log"
 fi
 # BENCH_RUNS="name=regex name=regex ...": one benchmark process (and JSON file) per run, so a
 # long run cut short still leaves the earlier ones; default: everything in one run.

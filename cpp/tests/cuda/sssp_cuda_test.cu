@@ -16,6 +16,7 @@
 #include "common/random_graph.hpp"
 #include "dyng/graph/generate.hpp"
 #include "dyng/io/io.hpp"
+#include "dyng/core/device_array.hpp"
 #include "dyng/sssp/sssp.hpp"
 
 namespace {
@@ -262,6 +263,55 @@ TEST_F(SsspCuda, WorkStaysOnTheCallersStream)
     cudaFreeHost(flags);
   }
   cudaStreamDestroy(stream);
+}
+
+
+// ---- device arrays (dyng/core/device_array.hpp): the result's arrays in place, their writer's
+// stream, owned snapshots, host copies and stream ordering.
+TEST_F(SsspCuda, DeviceArraysEqualTheHostArrays)
+{
+  cudaStream_t user = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&user, cudaStreamNonBlocking), cudaSuccess);
+  {
+    auto const gpu = resources::cuda(0, user);
+    std::vector<vertex_t> src{0, 0, 2, 1, 3}, dst{1, 2, 1, 3, 4};
+    std::vector<std::int32_t> w{4, 1, 2, 5, 0};
+    auto g = graph::from_edges(gpu, 6, src, dst, w, {});
+    auto r = sssp::compute(gpu, g, {.source = 0});
+    auto const d = r.device_distances();
+    auto const p = r.device_parents();
+    EXPECT_EQ(d.type, element_type::int64);
+    EXPECT_EQ(p.type, element_type::int32);
+    EXPECT_EQ(d.size, 6);
+    EXPECT_EQ(d.device, 0);
+    EXPECT_EQ(d.stream.handle(), user);
+    std::vector<std::int64_t> hd(6);
+    std::vector<vertex_t> hp(6);
+    cuda_interop::copy_to_host(d, hd.data());
+    cuda_interop::copy_to_host(p, hp.data());
+    EXPECT_EQ(hd, std::vector<std::int64_t>(r.distances<std::int64_t>().begin(), r.distances<std::int64_t>().end()));
+    EXPECT_EQ(hp, std::vector<vertex_t>(r.parents().begin(), r.parents().end()));
+    EXPECT_EQ(hd[5], sssp::infinity<std::int64_t>());
+
+    // A snapshot keeps its values across an update; the result's array follows the update.
+    device_array_copy snap(d);
+    cuda_interop::order_after(snap.view(), {});  // the per-thread stream waits for the user's
+    sssp::update(gpu, g, batch().insert(0, 3, 1.0), r);
+    std::vector<std::int64_t> after(6), kept(6);
+    cuda_interop::copy_to_host(r.device_distances(), after.data());
+    cuda_interop::copy_to_host(snap.view(), kept.data());
+    EXPECT_EQ(kept, hd);
+    EXPECT_EQ(after[3], 1);
+    EXPECT_EQ(after, std::vector<std::int64_t>(r.distances<std::int64_t>().begin(), r.distances<std::int64_t>().end()));
+    std::vector<std::int64_t> raw(6);
+    cuda_interop::copy_device_to_host(0, snap.view().data, 6 * sizeof(std::int64_t), raw.data());
+    EXPECT_EQ(raw, hd);
+
+    auto const host = sssp::compute(resources::sequential(), graph::from_edges(resources::sequential(), 6, src, dst, w, {}),
+                                    {.source = 0});
+    EXPECT_THROW((void)host.device_distances(), invalid_argument);
+  }
+  ASSERT_EQ(cudaStreamDestroy(user), cudaSuccess);
 }
 
 }  // namespace
