@@ -59,17 +59,15 @@ class PluginReport:
     import at ``import dyng``). ``driver_version`` is the CUDA version the driver supports as
     the plugin reports it (13000 for 13.0), None when unknown."""
 
-    __slots__ = ("name", "module", "version", "cuda_major", "driver_version", "state", "reason")
+    __slots__ = ("name", "distribution", "module", "version", "cuda_major", "driver_version", "state", "reason")
 
     def __init__(self, name: str, module: str, version: str | None = None, cuda_major: int | None = None,
-                 driver_version: int | None = None, state: str = NOT_CONSIDERED, reason: str = "") -> None:
-        self.name, self.module, self.version = name, module, version
+                 driver_version: int | None = None, state: str = NOT_CONSIDERED, reason: str = "",
+                 distribution: str | None = None) -> None:
+        self.name, self.distribution = name, distribution or "dyng-" + name
+        self.module, self.version = module, version
         self.cuda_major, self.driver_version = cuda_major, driver_version
         self.state, self.reason = state, reason
-
-    @property
-    def distribution(self) -> str:
-        return "dyng-" + self.name
 
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__}
@@ -95,10 +93,12 @@ class Selection:
 class _Plugin:
     """An installed plugin as its entry point describes it, before any import."""
 
-    __slots__ = ("name", "package", "version", "load")
+    __slots__ = ("name", "package", "version", "load", "distribution")
 
-    def __init__(self, name: str, package: str, version: str | None, load: Callable[[], Any]) -> None:
+    def __init__(self, name: str, package: str, version: str | None, load: Callable[[], Any],
+                 distribution: str | None = None) -> None:
         self.name, self.package, self.version, self.load = name, package, version, load
+        self.distribution = distribution
 
 
 _lock = threading.Lock()
@@ -146,7 +146,8 @@ def _installed_plugins() -> list[_Plugin]:
     found = []
     for ep in entry_points(group=PLUGIN_GROUP):
         dist = getattr(ep, "dist", None)
-        found.append(_Plugin(ep.name, ep.value, dist.version if dist is not None else None, ep.load))
+        found.append(_Plugin(ep.name, ep.value, dist.version if dist is not None else None, ep.load,
+                             dist.metadata["Name"] if dist is not None else None))
     return sorted(found, key=lambda p: p.name)
 
 
@@ -186,7 +187,7 @@ def _choose(plugins: Sequence[_Plugin], installed_version: str | None,
     reports: list[PluginReport] = []
     candidates: list[tuple[PluginReport, Any]] = []
     for p in plugins:
-        r = PluginReport(p.name, p.package, p.version)
+        r = PluginReport(p.name, p.package, p.version, distribution=p.distribution)
         reports.append(r)
         if installed_version is not None and p.version is not None and p.version != installed_version:
             r.state, r.reason = VERSION_MISMATCH, _mismatch(r, r.distribution, p.version, installed_version)
@@ -313,8 +314,8 @@ def _first_use() -> tuple[Selection, ModuleType, list[str]]:
 
 def _cpu_choice(reason: str) -> Selection:
     # Rule 1 lists the installed plugins from their metadata but imports none of them.
-    reports = tuple(PluginReport(p.name, p.package, p.version, state=NOT_CONSIDERED, reason=reason)
-                    for p in _installed_plugins())
+    reports = tuple(PluginReport(p.name, p.package, p.version, state=NOT_CONSIDERED, reason=reason,
+                                 distribution=p.distribution) for p in _installed_plugins())
     return Selection(CPU_MODULE, None, reason, reports)
 
 

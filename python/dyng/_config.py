@@ -52,7 +52,7 @@ def _cuda_line(c: dict[str, Any]) -> str:
 
 
 def _plugin_line(p: dict[str, Any]) -> str:
-    facts = [f"{'dyng-' + p['name']} {p['version'] or '(no version)'}"]
+    facts = [f"{p['distribution']} {p['version'] or '(no version)'}"]
     if p["cuda_major"] is not None:
         facts.append(f"CUDA {p['cuda_major']}")
     if p["driver_version"] is not None:
