@@ -221,8 +221,9 @@ def _choose(plugins: Sequence[_Plugin], installed_version: str | None,
         else:
             r.state, r.reason = UNUSABLE, reason or "its available() is false"
 
-    drivers = [r.driver_version for r in reports if r.driver_version is not None]
-    driver_major = drivers[0] // 1000 if drivers else None
+    # Every plugin reads the same driver; the minimal contract does not tell its version.
+    driver = next((r.driver_version for r in reports if r.driver_version is not None), None)
+    driver_major = driver // 1000 if driver is not None else None
 
     def preference(c: tuple[PluginReport, Any]) -> tuple[int, int, str]:
         major = c[0].cuda_major
@@ -240,7 +241,7 @@ def _choose(plugins: Sequence[_Plugin], installed_version: str | None,
             continue
         r.state = CHOSEN
         name = str(getattr(module, "__name__", _native_name(r)))
-        return Selection(name, r.name, _chosen_because(r, driver_major), tuple(reports)), module, None
+        return Selection(name, r.name, _chosen_because(r, driver), tuple(reports)), module, None
 
     lines = "\n".join(f"  {r.name} ({r.distribution} {r.version or '(no version)'}): {r.state}: {r.reason}"
                       for r in reports)
@@ -274,13 +275,13 @@ def _load_native(r: PluginReport, package: Any, version: str) -> Any:
     return module
 
 
-def _chosen_because(r: PluginReport, driver_major: int | None) -> str:
-    driver = _cuda_text(r.driver_version) if r.driver_version is not None else "CUDA ?"
-    if r.cuda_major is not None and r.cuda_major == driver_major:
-        return f"{r.distribution} matches the driver's CUDA major ({driver})"
-    if r.cuda_major is not None and driver_major is not None and r.cuda_major < driver_major:
-        return (f"{r.distribution} is the newest usable plugin older than the driver's CUDA major ({driver}; "
-                "CUDA drivers run older majors)")
+def _chosen_because(r: PluginReport, driver: int | None) -> str:
+    if r.cuda_major is not None and driver is not None:
+        if r.cuda_major == driver // 1000:
+            return f"{r.distribution} matches the driver's CUDA major ({_cuda_text(driver)})"
+        if r.cuda_major < driver // 1000:
+            return (f"{r.distribution} is the newest usable plugin older than the driver's CUDA major "
+                    f"({_cuda_text(driver)}, which runs older majors too)")
     return f"{r.distribution} is the first usable plugin by name"
 
 
