@@ -61,7 +61,7 @@ assemble_cuda12() {
   for c in cuda_nvcc cuda_runtime cuda_cccl; do
     [[ -d $site/nvidia/$c ]] && cp -a "$site/nvidia/$c/." "$dest/"
   done
-  find "$dest" -name '__init__.py' -delete
+  find "$dest" \( -name '__init__.py' -o -name '__pycache__' \) -prune -exec rm -rf {} +
   [[ -d $dest/lib && ! -e $dest/lib64 ]] && ln -s lib "$dest/lib64"
   [[ -e $dest/lib/libcudart.so.12 && ! -e $dest/lib/libcudart.so ]] && ln -s libcudart.so.12 "$dest/lib/libcudart.so"
   local eula
