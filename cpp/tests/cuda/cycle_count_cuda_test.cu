@@ -1,7 +1,8 @@
 // cycle_count on the CUDA backend (cycle_count.cuda.queue): the TruCy/DynTruCy fixtures byte for
 // byte against the original's CUDA outputs (the `.cuda` files of cpp/tests/data/cycle_enum), the
 // conformance suite, update == recount on random and skewed graphs (hubs that split into many
-// work items), a cross-check with the sequential engine on real graphs, and the engine's rules.
+// work items), a cross-check with the sequential engine on real graphs, and the engine's rules;
+// list_cycles against a brute-force enumerator and the sequential engine, element by element.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "common/conformance.hpp"
+#include "common/cycle_lists.hpp"
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
@@ -398,6 +400,149 @@ TEST_F(CycleCountCuda, EmptyGraphsAndBatches)
   dyng::update(gpu, g, batch().insert(0, 1, 1.0).insert(1, 0, 1.0), r);
   EXPECT_EQ(r.histogram()[2], 1u);
   EXPECT_EQ(cycle_count::verify(g, r), "");
+}
+
+/// "" when two lists are the same element by element (and say the same about the graph).
+std::string diff_lists(cycle_count::cycle_list const& a, cycle_count::cycle_list const& b)
+{
+  if (a.total != b.total) return "totals " + std::to_string(a.total) + " and " + std::to_string(b.total);
+  if (a.truncated != b.truncated) return "truncated flags differ";
+  if (a.histogram != b.histogram) return "histograms differ";
+  if (a.offsets != b.offsets) return "offsets differ (" + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " cycles)";
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!std::equal(a.cycle(i).begin(), a.cycle(i).end(), b.cycle(i).begin(), b.cycle(i).end()))
+      return "cycle " + std::to_string(i) + ": " + test::show({a.cycle(i).begin(), a.cycle(i).end()}) + " and " +
+             test::show({b.cycle(i).begin(), b.cycle(i).end()});
+  return "";
+}
+
+TEST_F(CycleCountCuda, ListsEqualBruteForceOnRandomGraphs)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  int checked = 0;
+  for (std::uint64_t seed = 0; seed < 150; ++seed) {
+    test::graph_spec spec{.n = static_cast<vertex_t>(1 + seed % 12), .avg_degree = 1.0 + static_cast<double>(seed % 4),
+                          .directed = seed % 6 != 0};
+    test::generator gd(seed + 77), gh(seed + 77);
+    auto const g = gd.make_graph(gpu, spec);
+    auto const h = gh.make_graph(cpu, spec);
+    int const k = seed % 5 == 0 ? cycle_count::unbounded : 2 + static_cast<int>(seed % 6);
+    auto const r = cycle_count::compute(cpu, h, {.k = k});
+    auto const all = test::brute_force_cycles(h, r.max_length());
+    auto const t = static_cast<std::int64_t>(r.total());
+    for (std::int64_t cap : {std::int64_t{1}, std::int64_t{2}, t / 3, t / 2, t - 1, t, t + 1}) {
+      if (cap < 1) continue;
+      auto const l = cycle_count::list_cycles(gpu, g, {.k = k, .engine = engine_id}, cap);
+      ASSERT_EQ(test::diff_list(l, all, static_cast<std::size_t>(cap)), "")
+          << test::describe(spec, seed) << " cycle k=" << k << " cap=" << cap;
+      EXPECT_EQ(l.stats.engine, engine_id);
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 500);
+}
+
+TEST_F(CycleCountCuda, ListsEqualSequentialOnSkewedAndRealGraphs)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  // A hub root with more two-hop pairs than one item takes: its items run on many blocks, and
+  // the cap cuts inside its cycles (select passes on the hub alone).
+  for (int k : {2, 3, 4}) {
+    auto const g = hub_graph(gpu, 3000, 2.0, 7);
+    auto const h = hub_graph(cpu, 3000, 2.0, 7);
+    auto const full = cycle_count::list_cycles(cpu, h, {.k = k}, cycle_count::max_listed_cycles);
+    auto const t = static_cast<std::int64_t>(full.total);
+    for (std::int64_t cap : {std::int64_t{1}, std::int64_t{1000}, t / 2, t - 1, t}) {
+      if (cap < 1) continue;
+      auto const a = cycle_count::list_cycles(gpu, g, {.k = k}, cap);
+      auto const b = cycle_count::list_cycles(cpu, h, {.k = k}, cap);
+      ASSERT_EQ(diff_lists(a, b), "") << "hub k=" << k << " cap=" << cap;
+    }
+  }
+  fs::path const tests = DYNG_TEST_DATA_DIR;
+  auto gd = io::read_graph(gpu, tests / "real" / "email-Eu-core.txt.gz", {.random_weight_seed = io::default_weight_seed});
+  auto gh = io::read_graph(cpu, tests / "real" / "email-Eu-core.txt.gz", {.random_weight_seed = io::default_weight_seed});
+  for (std::int64_t cap : {std::int64_t{10}, std::int64_t{50000}, std::int64_t{2000000}}) {
+    auto const a = cycle_count::list_cycles(gpu, gd.graph, {.k = 4}, cap);
+    auto const b = cycle_count::list_cycles(cpu, gh.graph, {.k = 4}, cap);
+    ASSERT_EQ(diff_lists(a, b), "") << "email-Eu-core cap=" << cap;
+  }
+}
+
+TEST_F(CycleCountCuda, ListsFromUpdatedResultsAndFixtures)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  for (std::uint64_t seed = 0; seed < 30; ++seed) {
+    test::graph_spec spec{.n = static_cast<vertex_t>(4 + seed % 20), .avg_degree = 2.0 + static_cast<double>(seed % 3)};
+    test::generator gd(seed + 5000), gh(seed + 5000);
+    auto g = gd.make_graph(gpu, spec);
+    auto h = gh.make_graph(cpu, spec);
+    int const k = 2 + static_cast<int>(seed % 5);
+    auto r = cycle_count::compute(gpu, g, {.k = k});
+    auto rh = cycle_count::compute(cpu, h, {.k = k});
+    for (int step = 0; step < 3; ++step) {
+      batch b(1, batch_semantics::set, missing_edge::ignore);
+      for (int i = 0; i < 4; ++i) {
+        b.erase(gd.vertex(spec.n), gd.vertex(spec.n));
+        b.insert(gd.vertex(spec.n), gd.vertex(spec.n), 1.0);
+      }
+      dyng::update(gpu, g, b, r);
+      dyng::update(cpu, h, b, rh);
+      for (std::int64_t cap : {1, 5, 100000}) {
+        ASSERT_EQ(diff_lists(cycle_count::list_cycles(gpu, g, r, cap), cycle_count::list_cycles(cpu, h, rh, cap)), "")
+            << "seed " << seed << " step " << step << " cap " << cap;
+      }
+    }
+  }
+  // The fixtures' count cases: the whole list, as long as the histogram's total.
+  int checked = 0;
+  for (auto const& line : lines_of(data / "counts" / "cases.txt")) {
+    std::istringstream in(line);
+    std::string kind, file;
+    int k = 0;
+    in >> kind >> file >> k;
+    if (kind != "count") continue;
+    auto const input = io::read_temporal_edge_list(data / file);
+    auto const g = input.to_graph(gpu);
+    auto const l = cycle_count::list_cycles(gpu, g, {.k = k}, cycle_count::max_listed_cycles);
+    EXPECT_EQ(l.size(), l.total) << line;
+    EXPECT_FALSE(l.truncated);
+    auto const seq = cycle_count::list_cycles(cpu, input.to_graph(cpu), {.k = k}, cycle_count::max_listed_cycles);
+    EXPECT_EQ(diff_lists(l, seq), "") << line;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 16);
+}
+
+TEST_F(CycleCountCuda, ListRules)
+{
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> s{0, 1, 1, 2}, d{1, 0, 2, 0};
+  std::vector<std::int32_t> const unit;
+  auto const g = graph::from_edges(gpu, 3, s, d, unit, {});
+  auto const l = cycle_count::list_cycles(gpu, g, {.k = 3}, 5);
+  EXPECT_EQ(test::cycles_of(l), (std::vector<test::cycle>{{0, 1}, {0, 1, 2}}));
+  EXPECT_EQ(l.stats.engine, engine_id);
+  for (std::int64_t cap : {std::int64_t{0}, std::int64_t{-3}, cycle_count::max_listed_cycles + 1})
+    EXPECT_THROW((void)cycle_count::list_cycles(gpu, g, {.k = 3}, cap), invalid_argument);
+  EXPECT_THROW((void)cycle_count::list_cycles(gpu, g, {.k = 65}, 5), not_supported);
+  EXPECT_THROW((void)cycle_count::list_cycles(resources::sequential(), g, {.k = 3}, 5), invalid_argument);
+  auto const host = graph::from_edges(resources::sequential(), 3, s, d, unit, {});
+  EXPECT_THROW((void)cycle_count::list_cycles(gpu, host, {.k = 3}, 5), invalid_argument);
+  // The longest cycle the engine lists: a 64-cycle.
+  std::vector<vertex_t> c64_s, c64_d;
+  for (vertex_t v = 0; v < 64; ++v) c64_s.push_back(63 - v), c64_d.push_back((63 - v + 1) % 64);
+  auto const c64 = graph::from_edges(gpu, 64, c64_s, c64_d, unit, {});
+  auto const l64 = cycle_count::list_cycles(gpu, c64, {.k = cycle_count::unbounded}, 1);
+  ASSERT_EQ(l64.size(), 1u);
+  for (std::size_t i = 0; i < 64; ++i) EXPECT_EQ(l64.cycle(0)[i], static_cast<vertex_t>(i));
+  // Empty graphs list nothing.
+  std::vector<vertex_t> const none;
+  auto const empty = graph::from_edges(gpu, 5, none, none, unit, {});
+  EXPECT_EQ(cycle_count::list_cycles(gpu, empty, {.k = 4}, 3).size(), 0u);
 }
 
 }  // namespace

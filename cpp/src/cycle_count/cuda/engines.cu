@@ -34,6 +34,14 @@
 //   in O(1); the base persists per resources object and the arrays are cleared only when new or
 //   before the 32-bit generation would wrap.
 // Host syncs: compute 2 (item count, results), update 3 (list sizes, item counts, results).
+// Listing (list_cycles; docs/adr/0007, "Listing cycles"): the compute kernel instantiated with
+//   List = true, where a found cycle is tallied or written instead of counted. select, d = 0:
+//   per-root tallies of the cycles of length L (per thread per item, one atomicAdd per item);
+//   d >= 1: one unit (the root P[0]), paths restricted to P[1..d-1], an atomicAdd per cycle into
+//   a bin per vertex d; then a CUB scan of the bins and a one-thread binary search for the rank,
+//   3 words copied back. emit: every root (roots above P[0] with k = L - 1), each cycle written
+//   to a slot claimed per length (atomicAdd) in one buffer sized exactly from the histogram and
+//   the selection: O(cap * L) device memory, freed after the call; only that buffer comes back.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
@@ -163,6 +171,23 @@ struct out_words {
   unsigned int pad;
 };
 
+/// What a List kernel does with a cycle.
+enum list_mode : int { list_tally = 0, list_emit = 1 };
+
+/// A listing pass's parameters in device memory.
+struct list_plan {
+  vertex_t prefix[max_k];               // P, d entries
+  long long base[max_k + 1];            // emit: first entry of the records of length l in `cycles`
+  unsigned long long cap[max_k + 1];    // emit: room, in records of length l
+  unsigned long long fill[max_k + 1];   // emit: records claimed
+};
+
+/// The answer of a select pass (list_pick on the device).
+struct pick_words {
+  long long next;
+  unsigned long long before, at;
+};
+
 struct kernel_args {
   rows out, in;
   lists l;          // update only
@@ -180,7 +205,46 @@ struct kernel_args {
   vertex_t* queue;
   std::uint32_t gen_base;
   out_words* result;
+  vertex_t unit_base;  // compute: the root of unit 0 (a single-root pass runs one unit)
+  // List kernels only.
+  int list_mode, list_length, list_d;  // list_mode, L, d = |P|
+  list_plan* plan;
+  unsigned long long* bins;  // tally: per root (d = 0) or per vertex d (d >= 1)
+  vertex_t* cycles;          // emit
 };
+
+/// Whether v may be path vertex i (the cycle's vertex i + 1): a tally with d >= 2 fixes P[1..d-1].
+template <bool List>
+__device__ bool allowed(kernel_args const& a, int i, vertex_t v)
+{
+  if constexpr (!List) return true;
+  else return a.list_mode != list_tally || i + 1 >= a.list_d || a.plan->prefix[i + 1] == v;
+}
+
+/// A List kernel's cycle t -> path[0] -> ... -> path[len - 2] -> t, from its smallest vertex t.
+__device__ void list_found(kernel_args const& a, vertex_t t, vertex_t const* path, int len, unsigned long long& tally)
+{
+  if (a.list_mode == list_tally) {
+    if (len != a.list_length) return;
+    if (a.list_d == 0) ++tally;  // the item's root: flushed once per item
+    else atomicAdd(&a.bins[path[a.list_d - 1]], 1ull);
+    return;
+  }
+  if (len == a.list_length) {  // listed only if its first d vertices are <= P
+    for (int i = 0; i < a.list_d; ++i) {
+      vertex_t const v = i == 0 ? t : path[i - 1];
+      vertex_t const p = a.plan->prefix[i];
+      if (v == p) continue;
+      if (v > p) return;
+      break;
+    }
+  }
+  unsigned long long const slot = atomicAdd(&a.plan->fill[len], 1ull);
+  if (slot >= a.plan->cap[len]) return;  // an engine bug: the host sees fill > cap
+  vertex_t* rec = a.cycles + a.plan->base[len] + static_cast<long long>(slot) * len;
+  rec[0] = t;
+  for (int i = 0; i + 1 < len; ++i) rec[i + 1] = path[i];
+}
 
 /// The per-item search state threads read after the backward search.
 struct bounds {
@@ -255,11 +319,12 @@ struct level {
   bool touched;
 };
 
-/// The cycles through target -> b -> c -> ... (b, c already checked), counted into cnt.
-/// Mirrors bounded_search::extend (search.hpp) from extend(c, 2), without recursion.
-template <bool Update, int KMax>
+/// The cycles through target -> b -> c -> ... (b, c already checked), counted into cnt (List:
+/// tallied or written). Mirrors bounded_search::extend (search.hpp) from extend(c, 2), without
+/// recursion.
+template <bool Update, bool List, int KMax>
 __device__ void search_pair(kernel_args const& a, overlay_dev const& o, bounds const& s, vertex_t b, vertex_t c,
-                            unsigned long long* cnt, unsigned long long& nodes)
+                            unsigned long long* cnt, unsigned long long& nodes, unsigned long long& tally)
 {
   vertex_t path[KMax + 1];
   level lv[KMax + 1];
@@ -268,7 +333,10 @@ __device__ void search_pair(kernel_args const& a, overlay_dev const& o, bounds c
   // Enters u as the used-th path vertex; true if its out-row is to be scanned.
   auto const enter = [&](vertex_t u, int used) -> bool {
     ++nodes;
-    if (s.closes(u)) ++cnt[used + 1];
+    if (s.closes(u)) {
+      if constexpr (List) list_found(a, s.target, path, used + 1, tally);
+      else ++cnt[used + 1];
+    }
     if (used + 2 > s.k) return false;  // one more vertex and the closing arc would not fit
     level& L = lv[used];
     L.pos = a.out.begin[u];
@@ -306,7 +374,7 @@ __device__ void search_pair(kernel_args const& a, overlay_dev const& o, bounds c
       --used;
       continue;
     }
-    if (v == s.target || v <= s.floor || used + 1 + s.bound(v) > s.k) continue;
+    if (v == s.target || v <= s.floor || used + 1 + s.bound(v) > s.k || !allowed<List>(a, used, v)) continue;
     bool on_path = false;
     for (int i = 0; i < used; ++i) on_path = on_path || path[i] == v;
     if (on_path) continue;
@@ -316,9 +384,10 @@ __device__ void search_pair(kernel_args const& a, overlay_dev const& o, bounds c
 }
 
 /// The work queue: persistent blocks take items until none is left.
-template <bool Update, int KMax>
+template <bool Update, bool List, int KMax>
 __global__ void __launch_bounds__(block_threads) count_kernel(kernel_args a)
 {
+  static_assert(!(Update && List), "listing runs on the compute kernel");
   __shared__ unsigned long long hist[KMax + 1];
   __shared__ unsigned long long block_nodes;
   __shared__ long long next_item;
@@ -328,6 +397,7 @@ __global__ void __launch_bounds__(block_threads) count_kernel(kernel_args a)
   unsigned long long cnt[KMax + 1];
   for (int L = 0; L <= KMax; ++L) cnt[L] = 0;
   unsigned long long nodes = 0;
+  unsigned long long tally = 0;  // List, d = 0: cycles of length L of the current item's root
   auto const off = static_cast<std::size_t>(blockIdx.x) * static_cast<std::size_t>(a.n);
   std::uint32_t* const stamp = a.stamp + off;
   std::int32_t* const dist = a.dist + off;
@@ -351,17 +421,19 @@ __global__ void __launch_bounds__(block_threads) count_kernel(kernel_args a)
       floor = -1;  // no_vertex: every vertex is allowed
       from = unit;
     } else {
-      t = static_cast<vertex_t>(unit);
+      t = a.unit_base + static_cast<vertex_t>(unit);
       floor = t;
     }
+    // An emit pass lists no cycle of length L above P[0]: the shorter ones only there.
+    int const k = List && a.list_mode == list_emit && a.list_d > 0 && t > a.plan->prefix[0] ? a.k - 1 : a.k;
     overlay_dev const o{a.l, from};
     backward_search<Update>(a, o, t, floor, stamp, dist, queue, gen, &tail);
-    bounds const s{t, floor, a.k, a.depth + 1, stamp, dist, gen};
+    bounds const s{t, floor, k, a.depth + 1, stamp, dist, gen};
 
     // Level 1 (item 0 of the unit): the path target -> b, a 2-cycle where b -> target exists.
     if (part == 0) {
       if constexpr (Update) {
-        if (threadIdx.x == 0 && first != t && first > floor && 1 + s.bound(first) <= a.k) {
+        if (threadIdx.x == 0 && first != t && first > floor && 1 + s.bound(first) <= s.k) {
           ++nodes;
           if (s.closes(first)) ++cnt[2];
         }
@@ -369,9 +441,12 @@ __global__ void __launch_bounds__(block_threads) count_kernel(kernel_args a)
         edge_t const rb = a.out.begin[t], re = rb + a.out.degree[t];
         for (edge_t i = rb + threadIdx.x; i < re; i += blockDim.x) {
           vertex_t const b = a.out.target[i];
-          if (b > floor && 1 + s.bound(b) <= a.k) {
+          if (b > floor && 1 + s.bound(b) <= s.k && allowed<List>(a, 0, b)) {
             ++nodes;
-            if (s.closes(b)) ++cnt[2];
+            if (s.closes(b)) {
+              if constexpr (List) list_found(a, t, &b, 2, tally);
+              else ++cnt[2];
+            }
           }
         }
       }
@@ -386,7 +461,7 @@ __global__ void __launch_bounds__(block_threads) count_kernel(kernel_args a)
     for (long long q = q0 + threadIdx.x; q < q1; q += blockDim.x) {
       vertex_t b = first, c = no_vertex;
       if constexpr (Update) {
-        if (b == t || 1 + s.bound(b) > a.k) break;  // the same for every q of the item
+        if (b == t || 1 + s.bound(b) > s.k) break;  // the same for every q of the item
         edge_t const d = a.out.degree[b];
         if (q < d) {
           c = a.out.target[a.out.begin[b] + q];
@@ -402,11 +477,15 @@ __global__ void __launch_bounds__(block_threads) count_kernel(kernel_args a)
         // b <= root, never are: the slot after them starts at the same offset).
         edge_t const slot = rb + upper_bound(a.prefix + rb, rd, static_cast<edge_t>(q)) - 1;
         b = a.out.target[slot];
-        if (b <= floor || 1 + s.bound(b) > a.k) continue;
+        if (b <= floor || 1 + s.bound(b) > s.k || !allowed<List>(a, 0, b)) continue;
         c = a.out.target[a.out.begin[b] + (q - a.prefix[slot])];
       }
-      if (c == t || c <= floor || 2 + s.bound(c) > a.k || c == b) continue;
-      search_pair<Update, KMax>(a, o, s, b, c, cnt, nodes);
+      if (c == t || c <= floor || 2 + s.bound(c) > s.k || c == b || !allowed<List>(a, 1, c)) continue;
+      search_pair<Update, List, KMax>(a, o, s, b, c, cnt, nodes, tally);
+    }
+    if constexpr (List) {
+      if (tally != 0) atomicAdd(&a.bins[t], tally);
+      tally = 0;
     }
     __syncthreads();  // the next item's search rewrites stamps, distances and the queue
   }
@@ -515,6 +594,24 @@ __global__ void reversed_keys(std::uint64_t const* list, long long count, std::u
   }
 }
 
+/// The first vertex whose inclusive sum of bins reaches `rank`, with the bins before it and its own.
+__global__ void pick_rank(unsigned long long const* sums, unsigned long long const* bins, long long n,
+                          unsigned long long rank, pick_words* out)
+{
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  long long lo = 0, hi = n;
+  while (lo < hi) {
+    long long const mid = lo + (hi - lo) / 2;
+    if (sums[mid] < rank) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == n) {  // fewer cycles than the rank: the host's consistency check reports it
+    *out = {-1, n > 0 ? sums[n - 1] : 0ull, 0ull};
+    return;
+  }
+  *out = {lo, sums[lo] - bins[lo], bins[lo]};
+}
+
 // ---- host side ---------------------------------------------------------------------------------
 
 /// Generation base and the extent of cleared stamps, per resources object.
@@ -529,12 +626,12 @@ T* scratch(resources const& res, char const* slot, std::size_t count)
   return device_scratch<T>(res, slot, std::max<std::size_t>(count, 1));
 }
 
-template <bool Update, int KMax>
+template <bool Update, bool List, int KMax>
 void launch_items(resources const& res, kernel_args a)
 {
   if (a.total <= 0) return;
   auto const& info = dyng::detail::info(res);
-  auto const kernel = count_kernel<Update, KMax>;
+  auto const kernel = count_kernel<Update, List, KMax>;
   int per_sm = 0;
   DYNG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0));
   if (per_sm < 1) throw not_supported("cycle_count.cuda.queue: the kernel does not fit on an SM of this device");
@@ -563,12 +660,12 @@ void launch_items(resources const& res, kernel_args a)
   DYNG_CUDA_TRY(cudaGetLastError());
 }
 
-template <bool Update>
+template <bool Update, bool List = false>
 void launch_for_k(resources const& res, kernel_args const& a)
 {
-  if (a.k <= 8) launch_items<Update, 8>(res, a);
-  else if (a.k <= 16) launch_items<Update, 16>(res, a);
-  else launch_items<Update, max_k>(res, a);
+  if (a.k <= 8) launch_items<Update, List, 8>(res, a);
+  else if (a.k <= 16) launch_items<Update, List, 16>(res, a);
+  else launch_items<Update, List, max_k>(res, a);
 }
 
 /// Items from parts: the inclusive scan of `parts` (units entries) into `offs`, its last entry
@@ -611,8 +708,11 @@ void check_device(resources const& res, graph_impl const& g)
                    "; count with CUDA resources on that device");
 }
 
+/// Compute's work items for cycles of length <= k: the pre-pass and the scan of parts (the chunk
+/// widened until the items fit a launch); the result words zeroed. `parts` (if given) gets each
+/// root's item count (device).
 template <class W>
-void compute_typed(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st)
+kernel_args root_items(resources const& res, graph_impl const& g, int k, long long** parts_out = nullptr)
 {
   auto const& store = store_of<W>(g);
   auto const s = stream_of(res);
@@ -620,7 +720,7 @@ void compute_typed(resources const& res, graph_impl const& g, std::span<std::uin
   a.out = rows_of(store.out);
   a.in = rows_of(store.in_adj(g.directed));
   a.n = g.n;
-  a.k = static_cast<int>(hist.size()) - 1;
+  a.k = k;
   a.depth = a.k - 1;
   a.units = g.n;
   auto* prefix = scratch<edge_t>(res, "cycle_count.cuda.prefix", static_cast<std::size_t>(store.out.capacity));
@@ -628,7 +728,6 @@ void compute_typed(resources const& res, graph_impl const& g, std::span<std::uin
   auto* parts = scratch<long long>(res, "cycle_count.cuda.parts0", static_cast<std::size_t>(g.n));
   auto* offs = scratch<long long>(res, "cycle_count.cuda.offs0", static_cast<std::size_t>(g.n));
   auto* out = scratch<out_words>(res, "cycle_count.cuda.out", 1);
-  auto* host = dyng::detail::pinned_scratch<out_words>(res, "cycle_count.cuda.out", 1);
   auto* total = dyng::detail::pinned_scratch<long long>(res, "cycle_count.cuda.total", 2);
   DYNG_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(out_words), s));
   a.chunk = default_chunk;
@@ -644,10 +743,115 @@ void compute_typed(resources const& res, graph_impl const& g, std::span<std::uin
   a.prefix = prefix;
   a.total = total[0];
   a.result = out;
+  if (parts_out != nullptr) *parts_out = parts;
+  return a;
+}
+
+template <class W>
+void compute_typed(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st)
+{
+  auto const a = root_items<W>(res, g, static_cast<int>(hist.size()) - 1);
   launch_for_k<false>(res, a);
-  DYNG_CUDA_TRY(cudaMemcpyAsync(host, out, sizeof(out_words), cudaMemcpyDeviceToHost, s));
+  auto* host = dyng::detail::pinned_scratch<out_words>(res, "cycle_count.cuda.out", 1);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(host, a.result, sizeof(out_words), cudaMemcpyDeviceToHost, stream_of(res)));
   dyng::detail::synchronize(res);
   read_back(*host, hist, st, "a cycle count");
+}
+
+/// A listing pass's plan in device memory: the prefix, and for emit the room per length.
+list_plan* upload_plan(resources const& res, list_pass const& pass, std::span<std::uint64_t const> sizes,
+                       long long* entries)
+{
+  auto* host = dyng::detail::pinned_scratch<list_plan>(res, "cycle_count.cuda.plan", 1);
+  auto* plan = scratch<list_plan>(res, "cycle_count.cuda.plan", 1);
+  *host = list_plan{};  // the stream is idle here: every earlier pass ended with a synchronization
+  std::copy(pass.prefix.begin(), pass.prefix.end(), host->prefix);
+  long long total = 0;
+  for (std::size_t l = 0; l < sizes.size(); ++l) {
+    host->base[l] = total;
+    host->cap[l] = sizes[l];
+    total += static_cast<long long>(sizes[l]) * static_cast<long long>(l);
+  }
+  if (entries != nullptr) *entries = total;
+  DYNG_CUDA_TRY(cudaMemcpyAsync(plan, host, sizeof(list_plan), cudaMemcpyHostToDevice, stream_of(res)));
+  return plan;
+}
+
+template <class W>
+list_pick select_typed(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank, stats& st)
+{
+  auto const s = stream_of(res);
+  auto const d = pass.prefix.size();
+  auto const n = static_cast<std::size_t>(g.n);
+  long long* parts = nullptr;
+  auto a = root_items<W>(res, g, pass.length, &parts);
+  a.list_mode = list_tally;
+  a.list_length = pass.length;
+  a.list_d = static_cast<int>(d);
+  a.plan = upload_plan(res, pass, {}, nullptr);
+  a.bins = scratch<unsigned long long>(res, "cycle_count.cuda.bins", n);
+  DYNG_CUDA_TRY(cudaMemsetAsync(a.bins, 0, n * sizeof(unsigned long long), s));
+  if (d > 0) {
+    // One unit, the root P[0]: its items are parts[root] (the inclusive scan of one entry).
+    auto const root = pass.prefix[0];
+    auto* items = dyng::detail::pinned_scratch<long long>(res, "cycle_count.cuda.root_items", 1);
+    DYNG_CUDA_TRY(cudaMemcpyAsync(items, parts + root, sizeof(long long), cudaMemcpyDeviceToHost, s));
+    dyng::detail::synchronize(res);
+    a.offs = parts + root;
+    a.width = a.width + root;
+    a.units = 1;
+    a.unit_base = root;
+    a.total = items[0];
+  }
+  launch_for_k<false, true>(res, a);
+  auto* sums = scratch<unsigned long long>(res, "cycle_count.cuda.bin_sums", n);
+  cub_call(res, "cycle_count.cuda.scan", [&](void* tmp, std::size_t& bytes) {
+    return cub::DeviceScan::InclusiveSum(tmp, bytes, a.bins, sums, g.n, s);
+  });
+  auto* picked = scratch<pick_words>(res, "cycle_count.cuda.pick", 1);
+  pick_rank<<<1, 1, 0, s>>>(sums, a.bins, g.n, rank, picked);
+  DYNG_CUDA_TRY(cudaGetLastError());
+  auto* host = dyng::detail::pinned_scratch<out_words>(res, "cycle_count.cuda.out", 1);
+  auto* host_pick = dyng::detail::pinned_scratch<pick_words>(res, "cycle_count.cuda.pick", 1);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(host, a.result, sizeof(out_words), cudaMemcpyDeviceToHost, s));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(host_pick, picked, sizeof(pick_words), cudaMemcpyDeviceToHost, s));
+  dyng::detail::synchronize(res);
+  st.paths += static_cast<std::int64_t>(host->paths);
+  st.work_items += d == 0 ? g.n : 1;
+  return {static_cast<vertex_t>(host_pick->next), host_pick->before, host_pick->at};
+}
+
+template <class W>
+void emit_typed(resources const& res, graph_impl const& g, list_pass const& pass, std::span<std::uint64_t const> sizes,
+                cycle_sets& out, std::span<std::uint64_t> written, stats& st)
+{
+  auto const s = stream_of(res);
+  auto a = root_items<W>(res, g, pass.length);
+  long long entries = 0;
+  a.list_mode = list_emit;
+  a.list_length = pass.length;
+  a.list_d = static_cast<int>(pass.prefix.size());
+  a.plan = upload_plan(res, pass, sizes, &entries);
+  // Exactly the listed cycles' vertices: O(cap * L), freed when the call returns.
+  dyng::detail::device_buffer<vertex_t> cycles(res, static_cast<std::size_t>(entries));
+  a.cycles = cycles.data();
+  launch_for_k<false, true>(res, a);
+  auto* host = dyng::detail::pinned_scratch<out_words>(res, "cycle_count.cuda.out", 1);
+  auto* host_plan = dyng::detail::pinned_scratch<list_plan>(res, "cycle_count.cuda.plan", 1);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(host, a.result, sizeof(out_words), cudaMemcpyDeviceToHost, s));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(host_plan, a.plan, sizeof(list_plan), cudaMemcpyDeviceToHost, s));
+  std::size_t base = 0;  // as upload_plan lays the records out (host_plan is being copied into)
+  for (std::size_t l = 0; l < sizes.size(); ++l) {
+    auto const count = static_cast<std::size_t>(sizes[l]) * l;
+    if (count > 0)
+      DYNG_CUDA_TRY(cudaMemcpyAsync(out[l].data(), cycles.data() + base, count * sizeof(vertex_t),
+                                    cudaMemcpyDeviceToHost, s));
+    base += count;
+  }
+  dyng::detail::synchronize(res);
+  for (std::size_t l = 0; l < sizes.size(); ++l) written[l] = host_plan->fill[l];
+  st.paths += static_cast<std::int64_t>(host->paths);
+  st.work_items += g.n;
 }
 
 /// The deleted and inserted arcs of the last commit, sorted, deduplicated, ranked, on the device.
@@ -842,6 +1046,23 @@ void cuda_update(resources const& res, graph_impl const& g, change_lists const&,
   check_device(res, g);
   dyng::detail::device_guard guard(res);
   with_weight_type(g, [&](auto w) { update_typed<decltype(w)>(res, g, minus, plus, st); });
+}
+
+list_pick cuda_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
+                           stats& st)
+{
+  check_device(res, g);
+  dyng::detail::device_guard guard(res);
+  return with_weight_type(g, [&](auto w) { return select_typed<decltype(w)>(res, g, pass, rank, st); });
+}
+
+void cuda_list_emit(resources const& res, graph_impl const& g, list_pass const& pass,
+                    std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
+                    stats& st)
+{
+  check_device(res, g);
+  dyng::detail::device_guard guard(res);
+  with_weight_type(g, [&](auto w) { emit_typed<decltype(w)>(res, g, pass, sizes, out, written, st); });
 }
 
 }  // namespace dyng::cycle_count::detail
