@@ -122,6 +122,7 @@ struct cycles_options {
   bool compare_recompute = false;
   bool json = false;
   std::string output;
+  std::int64_t list = 0;  // 0: no list; else the first N cycles of the final graph
 };
 int run_cycles(cycles_options const& o);
 

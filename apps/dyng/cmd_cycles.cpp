@@ -1,8 +1,10 @@
 // dyng cycles: the cycle histogram of a graph (the TruCy/DynTruCy text on stdout), optionally
 // after a batch, from a file or from the original's generator, updated incrementally;
-// timings on stderr (or in the JSON), a recount timed apart with --compare-recompute.
+// timings on stderr (or in the JSON), a recount timed apart with --compare-recompute; with
+// --list N, the first N cycles themselves (cycle_count::list_cycles) after the histogram.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,44 @@ batch map_batch(batch const& in, loaded const& l, missing_edge policy)
   return out;
 }
 
+/// The file id of vertex v.
+std::int64_t file_id(loaded const& l, vertex_t v)
+{
+  return l.ids.empty() ? std::int64_t{v} + l.id_offset : l.ids[static_cast<std::size_t>(v)];
+}
+
+/// The listed cycles as text: a comment line, then one cycle per line (file ids).
+std::string cycles_text(cycle_count::cycle_list const& c, loaded const& l, std::int64_t cap)
+{
+  std::string out = "# cycles: " + std::to_string(c.size()) + " of " + std::to_string(c.total) +
+                    (c.truncated ? " (the first " + std::to_string(cap) + ")" : "") +
+                    ", each from its smallest vertex, by length then ids\n";
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    bool first = true;
+    for (auto const v : c.cycle(i)) {
+      out += (first ? "" : " ") + std::to_string(file_id(l, v));
+      first = false;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string json_cycles(cycle_count::cycle_list const& c, loaded const& l)
+{
+  std::string out = "[";
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    out += i ? ", [" : "[";
+    bool first = true;
+    for (auto const v : c.cycle(i)) {
+      out += (first ? "" : ", ") + std::to_string(file_id(l, v));
+      first = false;
+    }
+    out += "]";
+  }
+  return out + "]";
+}
+
 std::string json_histogram(std::span<std::uint64_t const> h)
 {
   std::string out = "{";
@@ -110,6 +150,15 @@ int run_cycles(cycles_options const& o)
     }
   }
 
+  // The cycles of the final graph, from the (current) result: no recount.
+  double list_ms = 0;
+  std::optional<cycle_count::cycle_list> listed;
+  if (o.list != 0) {
+    start = std::chrono::steady_clock::now();
+    listed = cycle_count::list_cycles(res, g, r, o.list);
+    list_ms = elapsed_ms(start);
+  }
+
   if (!o.output.empty()) io::write_cycle_histogram(o.output, r.histogram());
   if (o.json) {
     report rep(true);
@@ -136,9 +185,15 @@ int run_cycles(cycles_options const& o)
         rep.add_raw("update_equals_recompute", same ? "true" : "false");
       }
     }
+    if (listed) {
+      rep.add_raw("cycles", json_cycles(*listed, l));
+      rep.add_raw("cycles_truncated", listed->truncated ? "true" : "false");
+      rep.add_number("list_ms", list_ms);
+    }
     rep.print();
   } else {
     if (o.output.empty()) std::fputs(io::format_cycle_histogram(r.histogram()).c_str(), stdout);
+    if (listed) std::fputs(cycles_text(*listed, l, o.list).c_str(), stdout);
     std::fprintf(stderr, "dyng cycles: %s, %d vertices, %lld arcs, k = %d, %s (%s)\n", l.description.c_str(),
                  g.num_vertices(), static_cast<long long>(g.num_edges()), o.k, r.last_stats().engine.c_str(),
                  std::string(to_string(res.backend())).c_str());
@@ -149,6 +204,9 @@ int run_cycles(cycles_options const& o)
       if (o.compare_recompute)
         std::fprintf(stderr, "  recompute %.3f ms: %s\n", recount_ms, same ? "equal to the update" : "DIFFERS from the update");
     }
+    if (listed)
+      std::fprintf(stderr, "  list %.3f ms: %zu of %llu cycles%s\n", list_ms, listed->size(),
+                   static_cast<unsigned long long>(listed->total), listed->truncated ? " (truncated)" : "");
   }
   if (!same) {
     std::fprintf(stderr, "dyng: error: the updated histogram differs from a recount\n");

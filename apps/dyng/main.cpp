@@ -87,6 +87,9 @@ int main(int argc, char** argv)
   cy->add_flag("--compare-recompute", cycles.compare_recompute, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout");
+  cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
+                 "by length, then ids) on stdout or in the JSON")
+      ->check(CLI::PositiveNumber);
   cupd->excludes(cdel)->excludes(cins)->excludes(cseed)->excludes(cloc);
 
   try {

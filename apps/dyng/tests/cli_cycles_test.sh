@@ -50,6 +50,30 @@ fi
 # A batch file in file ids (tudataset ids are 1-based; 37 -> 1 exists).
 printf -- '- 37 1\n+ 1 41\n' >"$tmp/b.txt"
 check "updates file" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 3 --updates "$tmp/b.txt" --compare-recompute
+# --list N: the histogram, then the first N cycles (file ids, from the smallest vertex, by
+# length then ids); the same on every backend; the cut inside the 3-cycles.
+for backend in seq omp; do
+  check "list $backend" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 4 --list 90 --backend $backend --threads 3
+  cp "$tmp/out" "$tmp/list_$backend.txt"
+done
+sed -n '1,7p;95,$p' "$tmp/list_seq.txt" >"$tmp/list_ends.txt"
+same "list text" "$tmp/list_ends.txt" "$(printf '# cycle_size, num_of_cycles\n2, 88\n3, 470\n4, 3388\nTotal, 3946\n# cycles: 90 of 3946 (the first 90), each from its smallest vertex, by length then ids\n1 5\n1 5 9\n1 5 13')"
+[[ $(wc -l <"$tmp/list_seq.txt") -eq 96 ]] || { echo "FAIL: list lines"; failures=$((failures + 1)); }
+cmp -s "$tmp/list_seq.txt" "$tmp/list_omp.txt" && passes=$((passes + 1)) || { echo "FAIL: list seq != omp"; failures=$((failures + 1)); }
+grep -q "list .* ms: 90 of 3946 cycles (truncated)" "$tmp/err" || { echo "FAIL: list stderr"; failures=$((failures + 1)); }
+# Every cycle fits: no "(the first N)", and --output leaves stdout to the cycles.
+check "list all" "$dyng" cycles "$data/parser/reference_sample.txt" -k -1 --list 100 --output "$tmp/h.csv"
+same "list all text" "$tmp/out" "$(printf '# cycles: 5 of 5, each from its smallest vertex, by length then ids\n2 3\n1 2 3\n1 5 2 3\n2 3 4 5\n2 3 6 4 5')"
+# After a batch: the updated graph's cycles; JSON.
+check "list json" "$dyng" cycles "$data/generator/ring40.txt" -k -1 --deletes 3 --inserts 4 --batch-seed 42 --list 1 --json
+if command -v python3 >/dev/null; then
+  cp "$tmp/out" "$tmp/l.json"
+  check "list json parses" python3 -c "import json; d=json.load(open('$tmp/l.json')); c=d['cycles']; assert len(c)==1 and len(c[0])==3 and c[0][0]==min(c[0]) and d['cycles_truncated'] is True and d['list_ms']>=0"
+fi
+expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list 0
+expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4
+expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
+[[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }
 # Errors: message and exit code, nothing printed on stdout.
 printf -- '- 2 1\n' >"$tmp/absent.txt"
 expect_exit 1 "dyng: error: .*does not exist" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt"
