@@ -22,6 +22,8 @@
 #   DYNG_PLUGIN_SOURCE    archive (default: git archive HEAD) | worktree (a copy of the working
 #                         tree, for uncommitted changes or a checkout without .git)
 #   CMAKE_BUILD_PARALLEL_LEVEL  build jobs (default: all cores)
+#   DYNG_PLUGIN_NVCC_THREADS    nvcc --threads: architectures of one file compiled in parallel
+#                               (default 0: as many as there are cores; 1 for a small machine)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$(pwd)
@@ -164,14 +166,40 @@ for p in $plugins; do
   tree=$work/$p/src
   raw=$work/$p/raw
   say "$p: source tree $tree ($source_mode), CUDA toolkit $root, architectures $archs"
-  rm -rf "$tree" "$raw"
-  mkdir -p "$tree" "$raw"
+  stage=$work/$p/stage
+  rm -rf "$stage" "$raw"
+  mkdir -p "$stage" "$tree" "$raw"
   if [[ $source_mode == archive ]]; then
-    git archive HEAD | tar -x -C "$tree"
+    git archive HEAD | tar -x -C "$stage"
   else
     tar -C "$repo" --exclude=./build --exclude=./.git --exclude=./out --exclude=./.venv \
-        --exclude=__pycache__ -cf - . | tar -x -C "$tree"
+        --exclude=__pycache__ -cf - . | tar -x -C "$stage"
   fi
+  # The tree takes the staged files, but an unchanged file keeps its old time stamp (git archive
+  # stamps every file with the commit's time), so the kept build directory stays incremental.
+  "$py" - "$stage" "$tree" <<'SYNC'
+import filecmp, os, shutil, sys
+src, dst = sys.argv[1:3]
+keep = set()
+for root, dirs, files in os.walk(src):
+    rel = os.path.relpath(root, src)
+    os.makedirs(os.path.join(dst, rel), exist_ok=True)
+    for f in files:
+        s, d = os.path.join(root, f), os.path.join(dst, rel, f)
+        keep.add(os.path.normpath(os.path.join(rel, f)))
+        if os.path.isdir(d) and not os.path.islink(d):
+            shutil.rmtree(d)
+        if os.path.islink(s) or os.path.islink(d) or not os.path.isfile(d) or not filecmp.cmp(s, d, shallow=False):
+            if os.path.lexists(d):
+                os.remove(d)
+            shutil.copy(s, d, follow_symlinks=False)  # a new time stamp: rebuilt if used
+for root, dirs, files in os.walk(dst):
+    for f in files:
+        rel = os.path.normpath(os.path.relpath(os.path.join(root, f), dst))
+        if rel not in keep:
+            os.remove(os.path.join(root, f))
+SYNC
+  rm -rf "$stage"
   "$py" "$tree/ci/plugin_pyproject.py" --plugin "$p" --project-dir "$tree" --cuda-root "$root" \
         --cuda-architectures "$archs"
   rm -f "$dist"/dyng_"$p"-*.whl
@@ -180,6 +208,7 @@ for p in $plugins; do
     "$py" -m pip wheel "${build_args[@]}" -w "$raw" \
       --config-settings="build-dir=$work/$p/build/{wheel_tag}" \
       --config-settings="cmake.define.CMAKE_CUDA_COMPILER=$root/bin/nvcc" \
+      --config-settings="cmake.define.CMAKE_CUDA_FLAGS=--threads=${DYNG_PLUGIN_NVCC_THREADS:-0}" \
       "$tree"
   if "$py" -m auditwheel --version >/dev/null 2>&1; then
     # libgomp goes into dyng_<p>.libs; the driver must never be bundled (it is the user's).
