@@ -112,17 +112,19 @@ UUIDS = ["GPU-aaaa1111-0000", "GPU-bbbb2222-0000", "GPU-aaaa3333-0000"]
     ("0,3,1", [0]),  # read up to the first entry that names no device
     ("0,,1", [0]),
     ("1,x,0", [1]),
-    ("0,1,0", []),  # a repeated entry hides every device
+    ("0,1,0", []),  # an entry written twice hides every device (cuInit fails)
+    (" 1 ,1", []),
     ("GPU-bbbb", [1]),  # a UUID prefix
     ("gpu-BBBB2222-0000", [1]),
-    ("1,GPU-bbbb", []),  # the same device twice
+    ("1,GPU-bbbb", None),  # one device in two ways: only the driver can tell
+    ("GPU-bbbb2222,GPU-bbbb", None),
     ("GPU-aaaa", []),  # ambiguous prefix: names no device
     ("2,GPU-aaaa,0", [2]),
     ("GPU-cccc,0", []),
     ("MIG-aaaa1111", []),
     ("１", []),  # not an ASCII ordinal
 ])
-def test_visible_devices(load_plugin: Callable[..., Any], spec: str | None, visible: list[int]) -> None:
+def test_visible_devices(load_plugin: Callable[..., Any], spec: str | None, visible: list[int] | None) -> None:
     probe = load_plugin("cu13")._probe
     assert probe.visible_devices(spec, UUIDS) == visible
 
@@ -138,6 +140,7 @@ def test_devices_from_nvml(load_plugin: Callable[..., Any]) -> None:
     assert probe.devices_from_nvml(mixed, "GPU-b", None) == ((9, 0),)  # UUIDs name devices in any order
     assert probe.devices_from_nvml(mixed, "1", None) is None  # which one is 1 depends on CUDA's order
     assert probe.devices_from_nvml(mixed, "1", "PCI_BUS_ID") == ((9, 0),)
+    assert probe.devices_from_nvml(same, "0,GPU-a", None) is None
     assert probe.devices_from_nvml([Gpu("GPU-a", (8, 0), mig=True)], None, None) is None
     assert probe.devices_from_nvml([], None, None) == ()
 
@@ -326,6 +329,8 @@ def test_the_childs_error_and_the_last_resort(load_plugin: Callable[..., Any]) -
     s = run_probe(p, child=FakeChild({"error": "cuInit failed (CUDA_ERROR_UNKNOWN, 999)"}), cuda=cuda)
     assert (s.usable, s.probe) == (False, "child") and not cuda.initialized
     assert s.reason == "the visible GPUs could not be listed: cuInit failed (CUDA_ERROR_UNKNOWN, 999)"
+    s = run_probe(p, env={"CUDA_VISIBLE_DEVICES": "0,0"}, child=FakeChild({"error": "cuInit failed (101)"}), cuda=cuda)
+    assert s.reason == "the visible GPUs could not be listed: cuInit failed (101); check CUDA_VISIBLE_DEVICES='0,0'"
     # No child process can be started: cuInit here, the only path that calls it.
     s = run_probe(p, child=FakeChild(None), cuda=cuda)
     assert (s.usable, s.devices, s.probe) == (True, ((8, 0), (7, 0)), "cuinit") and cuda.initialized

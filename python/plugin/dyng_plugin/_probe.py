@@ -121,22 +121,29 @@ def nvml_gpus(nvml: Any) -> list[Gpu]:
         nvml.nvmlShutdown()
 
 
-def visible_devices(spec: str | None, uuids: Sequence[str]) -> list[int]:
+def visible_devices(spec: str | None, uuids: Sequence[str]) -> list[int] | None:
     """The devices CUDA makes visible, in CUDA's order, as indices into ``uuids`` (the GPUs in
-    CUDA's ordinal order), for CUDA_VISIBLE_DEVICES = ``spec`` (None: unset, every device).
+    CUDA's ordinal order), for CUDA_VISIBLE_DEVICES = ``spec`` (None: unset, every device); None
+    when only the driver can tell.
 
     Entries are ordinals or ``GPU-`` UUID prefixes (naming exactly one device), separated by
     commas; they are read up to the first one that names no device (so "" and "-1" hide every
-    device), and an entry naming a device already listed hides every device."""
+    device). An entry written twice hides every device (CUDA's cuInit then fails with
+    CUDA_ERROR_INVALID_DEVICE). One device named by two different entries (an ordinal and its
+    UUID) is left to the driver."""
     if spec is None:
         return list(range(len(uuids)))
+    entries: list[str] = []
     chosen: list[int] = []
-    for entry in spec.split(","):
-        index = _device_of(entry.strip(), uuids)
+    for entry in (e.strip() for e in spec.split(",")):
+        index = _device_of(entry, uuids)
         if index is None:
             break
-        if index in chosen:
+        if entry in entries:
             return []
+        if index in chosen:
+            return None
+        entries.append(entry)
         chosen.append(index)
     return chosen
 
@@ -156,17 +163,18 @@ def _device_of(entry: str, uuids: Sequence[str]) -> int | None:
 
 def devices_from_nvml(gpus: Sequence[Gpu], spec: str | None, order: str | None) -> tuple[Capability, ...] | None:
     """The visible devices' compute capabilities, or None when NVML cannot tell what CUDA sees:
-    MIG is enabled on a GPU (CUDA then lists MIG instances), or CUDA_VISIBLE_DEVICES uses ordinals
+    MIG is enabled on a GPU (CUDA then lists MIG instances), CUDA_VISIBLE_DEVICES uses ordinals
     on GPUs of different compute capabilities without CUDA_DEVICE_ORDER=PCI_BUS_ID (CUDA's default
-    order puts the fastest first; NVML's is PCI's). GPUs of one compute capability may be
-    numbered in any order: the answer is the same."""
+    order puts the fastest first; NVML's is PCI's), or it names a device twice in two ways. GPUs
+    of one compute capability may be numbered in any order: the answer is the same."""
     if any(g.mig for g in gpus):
         return None
     uses_ordinals = spec is not None and any(_is_ordinal(e.strip()) for e in spec.split(","))
     mixed = len({g.capability for g in gpus}) > 1
     if uses_ordinals and mixed and (order or "").strip().upper() != "PCI_BUS_ID":
         return None
-    return tuple(gpus[i].capability for i in visible_devices(spec, [g.uuid for g in gpus]))
+    visible = visible_devices(spec, [g.uuid for g in gpus])
+    return None if visible is None else tuple(gpus[i].capability for i in visible)
 
 
 # ---- the child process --------------------------------------------------------------------------
@@ -226,7 +234,9 @@ def probe(
                          f"CUDA {major}.0, which {distribution} needs; {remedy}")
     answer, how = _visible(cuda, env, load, child, child_script)
     if "error" in answer:
-        return _unusable(version, how, f"the visible GPUs could not be listed: {answer['error']}")
+        spec = env.get("CUDA_VISIBLE_DEVICES")
+        hint = f"; check CUDA_VISIBLE_DEVICES={spec!r}" if spec is not None else ""
+        return _unusable(version, how, f"the visible GPUs could not be listed: {answer['error']}{hint}")
     devices = tuple((int(d[0]), int(d[1])) for d in answer["devices"])
     if not devices:
         spec = env.get("CUDA_VISIBLE_DEVICES")
