@@ -9,6 +9,7 @@ build; linux or manylinux x86_64), the module and __init__.py, METADATA's name a
 bundled CUDA driver, runtime or NVIDIA library, neither as a file nor as a DT_NEEDED entry of any
 ELF file in the wheel (read from its dynamic section by the small ELF reader below: no package
 needed). A plugin wheel also: only dyng_cu<N>/ and dyng_cu<N>.libs/ beside its .dist-info,
+a module that exports nothing but PyInit__core,
 Requires-Dist exactly dyng==<its version>, the entry point [dyng.backends] cu<N> = dyng_cu<N> and
 nothing else, the licence files (LICENSE, THIRD_PARTY_LICENSES_CUDA.txt, NVIDIA_CUDA_EULA.txt).
 The CPU wheel also: the extras cu12 / cu13 requiring dyng-cu<N>==<its version>.
@@ -88,6 +89,40 @@ def elf_needed(data: bytes) -> list[str]:
         if tag == 1:  # DT_NEEDED
             end = data.index(b"\0", base + val)
             names.append(data[base + val:end].decode())
+    return names
+
+
+def elf_exports(data: bytes) -> list[str]:
+    """The symbols an ELF file exports: defined entries of .dynsym (the section headers) with
+    global, weak or GNU-unique binding and default or protected visibility."""
+    if data[:4] != b"\x7fELF":
+        raise ValueError("not an ELF file")
+    bits = {1: 32, 2: 64}.get(data[4])
+    order = {1: "<", 2: ">"}.get(data[5])
+    if bits is None or order is None:
+        raise ValueError("unknown ELF class or byte order")
+    if bits == 64:
+        shoff, = struct.unpack_from(order + "Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from(order + "HH", data, 0x3A)
+        sh, sym = order + "IIQQQQIIQQ", order + "IBBHQQ"
+    else:
+        shoff, = struct.unpack_from(order + "I", data, 0x20)
+        shentsize, shnum = struct.unpack_from(order + "HH", data, 0x2E)
+        sh, sym = order + "IIIIIIIIII", order + "IIIBBH"
+    sections = [struct.unpack_from(sh, data, shoff + i * shentsize) for i in range(shnum)]
+    names: list[str] = []
+    for s in sections:
+        if s[1] != 11:  # SHT_DYNSYM
+            continue
+        offset, size, link = s[4], s[5], s[6]
+        strtab = sections[link][4]
+        step = struct.calcsize(sym)
+        for off in range(offset + step, offset + size - step + 1, step):  # entry 0 is null
+            f = struct.unpack_from(sym, data, off)
+            st_name, info, other, shndx = (f[0], f[1], f[2], f[3]) if bits == 64 else (f[0], f[3], f[4], f[5])
+            if shndx != 0 and (info >> 4) in (1, 2, 10) and (other & 3) in (0, 3):
+                end = data.index(b"\0", strtab + st_name)
+                names.append(data[strtab + st_name:end].decode())
     return names
 
 
@@ -173,6 +208,12 @@ def check_wheel(path: Path, max_mb: float = MAX_MB, version: str | None = None) 
                                     "statically and the driver loaded at run time")
             if n in modules:
                 notes.append(f"{n} DT_NEEDED: {', '.join(needed) or 'none'}")
+            if plugin and n in modules:
+                # Only the entry point: nothing of the static CUDA runtime, libstdc++ or libdyng.
+                extra = sorted(set(elf_exports(data)) - {"PyInit__core"})
+                if extra:
+                    problems.append(f"{n} exports {len(extra)} symbols besides PyInit__core "
+                                    f"(e.g. {', '.join(extra[:3])})")
 
         meta_text = read(f"{info}/METADATA")
         if meta_text is None:

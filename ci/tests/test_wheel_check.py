@@ -15,9 +15,13 @@ V = "1.2.3"
 CC = shutil.which("cc") or shutil.which("gcc")
 
 
-def _cc(tmp: Path, name: str, *args: str) -> bytes:
+MODULE = "static int hidden(void) { return 42; }\nint PyInit__core(void) { return hidden(); }\n"
+LEAKY = MODULE + "int dyng_leak(void) { return 1; }\n"
+
+
+def _cc(tmp: Path, name: str, *args: str, source: str = MODULE) -> bytes:
     src = tmp / "lib.c"
-    src.write_text("int dyng_test_symbol(void) { return 42; }\n")
+    src.write_text(source)
     out = tmp / name
     # --no-as-needed: keep the DT_NEEDED entries although the test code calls nothing.
     subprocess.run([CC, "-shared", "-fPIC", "-Wl,--no-as-needed", "-o", str(out), str(src), *args,
@@ -27,12 +31,14 @@ def _cc(tmp: Path, name: str, *args: str) -> bytes:
 
 @pytest.fixture(scope="module")
 def elves(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    """A module needing only libc, and one linked against a stub libcudart.so.13."""
+    """A module needing only libc and exporting only PyInit__core, one exporting more, and one
+    linked against a stub libcudart.so.13."""
     if CC is None:
         pytest.skip("no C compiler")
     tmp = tmp_path_factory.mktemp("elf")
     _cc(tmp, "libcudart.so.13", "-Wl,-soname,libcudart.so.13")
     return {"clean": _cc(tmp, "clean.so"),
+            "leaky": _cc(tmp, "leaky.so", source=LEAKY),
             "cudart": _cc(tmp, "cudart.so", f"-L{tmp}", "-l:libcudart.so.13")}
 
 
@@ -98,6 +104,19 @@ def test_elf_needed(elves: dict[str, bytes]) -> None:
     assert "libcudart.so.13" in wc.elf_needed(elves["cudart"])
     with pytest.raises(ValueError):
         wc.elf_needed(b"#!/bin/sh\n")
+
+
+def test_elf_exports(elves: dict[str, bytes]) -> None:
+    assert wc.elf_exports(elves["clean"]) == ["PyInit__core"]
+    assert sorted(wc.elf_exports(elves["leaky"])) == ["PyInit__core", "dyng_leak"]
+
+
+def test_plugin_module_exporting_more_than_its_entry_point_fails(
+        tmp_path: Path, elves: dict[str, bytes]) -> None:
+    files = plugin_files(elves)
+    files["dyng_cu13/_core.abi3.so"] = elves["leaky"]
+    assert any("exports 1 symbols besides PyInit__core (e.g. dyng_leak)" in p
+               for p in _bad(tmp_path, files))
 
 
 def test_good_wheels_pass(tmp_path: Path, elves: dict[str, bytes]) -> None:
