@@ -311,10 +311,11 @@ def test_compute_capability_floor(load_plugin: Callable[..., Any]) -> None:
 @pytest.mark.parametrize("nvml, env", [
     (None, {}),  # no NVML
     (FakeNvml([GPU_90], init_rc=9), {}),  # NVML present, but its driver does not answer
+    (object(), {}),  # an NVML without the functions the probe calls
     (FakeNvml([("GPU-9090", (9, 0), True)]), {}),  # MIG
     (FakeNvml([GPU_70, GPU_90]), {"CUDA_VISIBLE_DEVICES": "0"}),  # ordinals over mixed GPUs
 ])
-def test_the_child_answers_when_nvml_cannot(load_plugin: Callable[..., Any], nvml: FakeNvml | None,
+def test_the_child_answers_when_nvml_cannot(load_plugin: Callable[..., Any], nvml: object,
                                             env: dict[str, str]) -> None:
     p = load_plugin("cu13")
     cuda, child = FakeCuda(13000), FakeChild({"devices": [[8, 6]]})

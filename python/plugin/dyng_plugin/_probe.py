@@ -264,8 +264,8 @@ def _visible(cuda: Any, env: Mapping[str, str], load: Callable[[str], Any],
     """The answer {"devices": [...]} or {"error": ...}, and how it was found."""
     try:
         gpus = nvml_gpus(load("libnvidia-ml.so.1"))
-    except (OSError, ProbeError):
-        gpus = None  # no NVML (e.g. a container without the driver's utility libraries): ask CUDA
+    except (OSError, AttributeError, ProbeError):
+        gpus = None  # no NVML (e.g. a container without the driver's utility libraries), or too old one
     if gpus is not None:
         found = devices_from_nvml(gpus, env.get("CUDA_VISIBLE_DEVICES"), env.get("CUDA_DEVICE_ORDER"))
         if found is not None:
