@@ -155,20 +155,28 @@ def dumps(doc: dict[str, Any]) -> str:
 
 
 # ---- the tree ----------------------------------------------------------------------------------
-def find_eula(cuda_root: Path) -> Path:
-    """The EULA of a CUDA toolkit: EULA.txt of NVIDIA's installers and packages, or the licence of
-    the nvidia-cuda-runtime wheel in a toolkit assembled from NVIDIA's Python wheels."""
+def find_eula(cuda_root: Path, doc_dir: Path = Path("/usr/share/doc")) -> Path:
+    """The EULA of a CUDA toolkit: EULA.txt of NVIDIA's runfile installer; the licence of the
+    nvidia-cuda-runtime wheel in a toolkit assembled from NVIDIA's Python wheels; or, for a
+    /usr/local/cuda-X.Y installed from NVIDIA's Debian packages, the copyright file of its
+    cuda-cudart-dev-X-Y package (the EULA's text)."""
     candidates = [cuda_root / "EULA.txt"]
     for pattern in ("dist-info/nvidia_cuda_runtime*/licenses/License.txt",
                     "dist-info/nvidia_cuda_runtime*/License.txt"):
         candidates += sorted(Path(p) for p in glob.glob(str(cuda_root / pattern)))
+    installed = re.fullmatch(r"cuda-(\d+)\.(\d+)", cuda_root.resolve().name)
+    if installed:
+        x, y = installed.groups()
+        candidates += [doc_dir / f"cuda-cudart-dev-{x}-{y}" / "copyright",
+                       doc_dir / f"cuda-cudart-{x}-{y}" / "copyright"]
     for c in candidates:
         if c.is_file() and c.stat().st_size > 0:
             return c
     raise RenderError(
-        f"no CUDA EULA in the toolkit {cuda_root} (looked for EULA.txt and "
-        "dist-info/nvidia_cuda_runtime*/licenses/License.txt); a plugin wheel must carry the EULA "
-        "of the toolkit whose static runtime it links: pass --cuda-eula PATH")
+        f"no CUDA EULA for the toolkit {cuda_root} (looked for EULA.txt, "
+        "dist-info/nvidia_cuda_runtime*/licenses/License.txt and the Debian package's "
+        f"{doc_dir}/cuda-cudart-dev-X-Y/copyright); a plugin wheel must carry the EULA of the "
+        "toolkit whose static runtime it links: pass --cuda-eula PATH")
 
 
 def prepare(tree: Path, plugin: str, eula: Path, cuda_architectures: str = "release") -> None:

@@ -14,6 +14,8 @@
 #   DYNG_CUDA12_ROOT      a CUDA 12.x toolkit (a directory with bin/nvcc); or
 #   DYNG_CUDA12_WHEELS    a directory holding NVIDIA's nvidia-cuda-{nvcc,runtime,cccl}-cu12 wheels,
 #                         installed offline into $DYNG_PLUGIN_WORK/cuda12 and used as the toolkit
+#   DYNG_CUDA12_EULA, DYNG_CUDA13_EULA  the toolkit's EULA, where ci/plugin_pyproject.py cannot
+#                         find it in or beside the toolkit
 #   DYNG_PLUGIN_ARCHS     DYNG_CUDA_ARCHITECTURES (default release; e.g. 90 for a quick test build)
 #   DYNG_PYTHON           the Python that builds (default python3); it needs scikit-build-core
 #                         and nanobind installed unless DYNG_PLUGIN_BUILD_ISOLATION=1 (network)
@@ -77,6 +79,11 @@ assemble_cuda12() {
   say "cu12: toolkit assembled from ${#files[@]} wheels in $dest"
 }
 
+eula_override() {  # DYNG_CUDA<N>_EULA of plugin $1, or nothing
+  local var=DYNG_CUDA${1#cu}_EULA
+  echo "${!var:-}"
+}
+
 toolkit_root() {  # the toolkit of plugin $1
   case $1 in
     cu13) echo "${DYNG_CUDA13_ROOT:-/usr/local/cuda}" ;;
@@ -117,8 +124,12 @@ check_toolkit() {  # plugin, root
      && ! compgen -G "$root/targets/*/include/cub/cub.cuh" >/dev/null && ! compgen -G "$root/targets/*/include/cccl/cub/cub.cuh" >/dev/null; then
     problem "$p: the CUB headers (include/cub/cub.cuh) are not in $root: install CCCL (NVIDIA's cuda-cccl package, or the nvidia-cuda-cccl-cu$major wheel)"
   fi
-  if ! "$py" -c 'import sys; sys.path.insert(0, "ci"); import plugin_pyproject as p; from pathlib import Path; p.find_eula(Path(sys.argv[1]))' "$root" 2>/dev/null; then
-    problem "$p: the toolkit's EULA is not in $root (EULA.txt, or the nvidia-cuda-runtime wheel's License.txt): the wheel must carry it"
+  local eula
+  eula=$(eula_override "$p")
+  if [[ -n $eula ]]; then
+    [[ -s $eula ]] || problem "$p: DYNG_CUDA${major}_EULA=$eula is not a file"
+  elif ! "$py" -c 'import sys; sys.path.insert(0, "ci"); import plugin_pyproject as p; from pathlib import Path; p.find_eula(Path(sys.argv[1]))' "$root" 2>/dev/null; then
+    problem "$p: the toolkit's EULA is not in or beside $root (EULA.txt, the nvidia-cuda-runtime wheel's License.txt, /usr/share/doc/cuda-cudart-dev-X-Y/copyright): the wheel must carry it; set DYNG_CUDA${major}_EULA=PATH"
   fi
 }
 
@@ -148,6 +159,9 @@ for p in $plugins; do
 done
 if [[ $source_mode == archive ]] && ! git rev-parse -q --verify HEAD >/dev/null 2>&1; then
   problem "DYNG_PLUGIN_SOURCE=archive needs a git checkout: use DYNG_PLUGIN_SOURCE=worktree here"
+fi
+if [[ $source_mode == archive ]] && ! git diff --quiet HEAD -- 2>/dev/null; then
+  say "warning: the wheels are built from HEAD ($(git rev-parse --short HEAD)); uncommitted changes are not in them (DYNG_PLUGIN_SOURCE=worktree takes them)"
 fi
 if ((${#problems[@]})); then
   printf 'plugin_wheels: cannot build, nothing was built:\n' >&2
@@ -200,7 +214,9 @@ for root, dirs, files in os.walk(dst):
             os.remove(os.path.join(root, f))
 SYNC
   rm -rf "$stage"
-  "$py" "$tree/ci/plugin_pyproject.py" --plugin "$p" --project-dir "$tree" --cuda-root "$root" \
+  eula_args=(--cuda-root "$root")
+  [[ -n $(eula_override "$p") ]] && eula_args=(--cuda-eula "$(eula_override "$p")")
+  "$py" "$tree/ci/plugin_pyproject.py" --plugin "$p" --project-dir "$tree" "${eula_args[@]}" \
         --cuda-architectures "$archs"
   rm -f "$dist"/dyng_"$p"-*.whl
   # The build directory lives outside the disposable tree (same path each run: incremental).

@@ -146,6 +146,19 @@ def test_find_eula_in_a_toolkit_made_of_nvidia_wheels(tmp_path: Path) -> None:
     assert pp.find_eula(tmp_path) == tmp_path / "EULA.txt"
 
 
+def test_find_eula_of_a_toolkit_from_debian_packages(tmp_path: Path) -> None:
+    root = tmp_path / "cuda-13.0"
+    root.mkdir()
+    (tmp_path / "cuda").symlink_to(root)
+    doc = tmp_path / "doc"
+    copyright = doc / "cuda-cudart-dev-13-0" / "copyright"
+    copyright.parent.mkdir(parents=True)
+    copyright.write_text("End User License Agreement")
+    assert pp.find_eula(tmp_path / "cuda", doc) == copyright
+    with pytest.raises(pp.RenderError, match="cuda-cudart-dev-X-Y"):
+        pp.find_eula(root, tmp_path / "elsewhere")
+
+
 def _metadata(tree: Path, out: Path) -> str:
     """METADATA as scikit-build-core writes it for a wheel of TREE (no CMake build)."""
     build = pytest.importorskip("scikit_build_core.build")

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 def run(tmp: Path, **env: str) -> subprocess.CompletedProcess[str]:
     full = {**os.environ, "DYNG_PYTHON": sys.executable, "DYNG_PLUGIN_WORK": str(tmp / "work"),
             "DYNG_PLUGIN_ARCHS": "90", **env}
-    for key in ("DYNG_CUDA12_ROOT", "DYNG_CUDA12_WHEELS"):
+    for key in ("DYNG_CUDA12_ROOT", "DYNG_CUDA12_WHEELS", "DYNG_CUDA12_EULA", "DYNG_CUDA13_EULA"):
         if key not in env:
             full.pop(key, None)
     return subprocess.run(["bash", str(REPO / "ci/plugin_wheels.sh")], env=full, text=True,
@@ -64,6 +64,18 @@ def test_one_missing_piece_is_named_alone(tmp_path: Path) -> None:
     assert r.returncode == 1
     toolkit_lines = [line for line in r.stderr.splitlines() if line.startswith("  - cu13:")]
     assert len(toolkit_lines) == 1 and "EULA" in toolkit_lines[0]
+
+
+def test_an_eula_beside_the_toolkit_is_accepted(tmp_path: Path) -> None:
+    root = fake_toolkit(tmp_path / "cuda", "13.0", eula=False)
+    eula = tmp_path / "EULA.txt"
+    eula.write_text("EULA")
+    r = run(tmp_path, DYNG_PLUGINS="cu13 cu11", DYNG_CUDA13_ROOT=str(root), DYNG_CUDA13_EULA=str(eula))
+    assert r.returncode == 1  # cu11 stops the run before anything is built
+    assert not [line for line in r.stderr.splitlines() if line.startswith("  - cu13:")]
+    r = run(tmp_path, DYNG_PLUGINS="cu13", DYNG_CUDA13_ROOT=str(root),
+            DYNG_CUDA13_EULA=str(tmp_path / "none.txt"))
+    assert "DYNG_CUDA13_EULA" in r.stderr and "is not a file" in r.stderr
 
 
 def test_cu12_without_a_toolkit_or_with_no_wheels(tmp_path: Path) -> None:
