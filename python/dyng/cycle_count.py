@@ -10,12 +10,17 @@ an update equals a recount exactly (docs/adr/0007-cycle-count.md).
 Against NetworkX: on a directed graph, entry L (L >= 2) equals the number of cycles of length L
 that ``nx.simple_cycles(G, length_bound=k)`` yields; NetworkX also yields self-loops as cycles of
 length 1, which dyng does not count.
+
+The cycles themselves: :func:`list_cycles` (or :meth:`Result.list_cycles`) returns the first
+``max_cycles`` of them in canonical order -- each cycle from its smallest vertex along its arcs,
+ordered by length, then lexicographically -- the same list on every backend and thread count.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from . import _backend
 from ._array import Array
@@ -24,7 +29,21 @@ from ._graph import Batch, Graph, as_batch
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
-__all__ = ["Result", "Stats", "compute", "update", "verify", "engines", "generate_batch"]
+__all__ = [
+    "Result",
+    "Stats",
+    "CycleList",
+    "MAX_LISTED_CYCLES",
+    "compute",
+    "update",
+    "verify",
+    "list_cycles",
+    "engines",
+    "generate_batch",
+]
+
+#: The largest ``max_cycles`` :func:`list_cycles` accepts (2**31 - 1).
+MAX_LISTED_CYCLES = 2**31 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +59,73 @@ class Stats:
 
 def _stats(s: Any) -> Stats:
     return Stats(int(s.work_items), int(s.paths), int(s.deleted), int(s.inserted), str(s.engine))
+
+
+@dataclass(frozen=True, slots=True)
+class CycleList:
+    """Cycles of a graph (:func:`list_cycles`), CSR-like: cycle ``i`` is
+    ``vertices[offsets[i]:offsets[i + 1]]``, written from its smallest vertex along its arcs
+    (``(0, 2, 1)`` is 0 -> 2 -> 1 -> 0). The list is the start of the canonical order (by length,
+    then lexicographically); ``truncated`` says whether the graph has more cycles than listed,
+    ``total`` how many (lengths 2..k), ``histogram`` how many of each length. A snapshot: it does
+    not follow later changes of the graph.
+
+    ``len(c)``, ``c[i]`` (a list of vertex ids), iteration and :meth:`tolist` read the cycles."""
+
+    offsets: Array  # int64, len(self) + 1 entries
+    vertices: Array  # int32
+    histogram: Array  # uint64: every cycle of the graph by length, listed or not
+    total: int
+    truncated: bool
+    stats: Stats
+
+    def __len__(self) -> int:
+        return self.offsets.size - 1
+
+    def __getitem__(self, i: int) -> list[int]:
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError(f"CycleList indices are ints, not {type(i).__name__}")
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"cycle {i} of a list of {n}")
+        i %= n
+        off = self.offsets.to_numpy()
+        return [int(v) for v in self.vertices.to_numpy()[off[i] : off[i + 1]]]
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return iter(self.tolist())
+
+    def tolist(self) -> list[list[int]]:
+        """Every listed cycle as a list of vertex ids."""
+        off = self.offsets.to_numpy().tolist()
+        v = self.vertices.to_numpy().tolist()
+        return [v[off[i] : off[i + 1]] for i in range(len(off) - 1)]
+
+    def __repr__(self) -> str:
+        more = f", the first of {self.total}" if self.truncated else ""
+        return f"dyng.cycle_count.CycleList({len(self)} cycles{more})"
+
+
+def _cycle_list(native: Any) -> CycleList:
+    return CycleList(
+        Array(native.offsets()),
+        Array(native.vertices()),
+        Array(native.histogram()),
+        int(native.total),
+        bool(native.truncated),
+        _stats(native.stats),
+    )
+
+
+def _max_cycles(max_cycles: Any) -> int:
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int):
+        raise TypeError(f"max_cycles must be an int in 1..{MAX_LISTED_CYCLES}, not {type(max_cycles).__name__}")
+    if not 1 <= max_cycles <= MAX_LISTED_CYCLES:
+        raise InvalidArgumentError(
+            f"list_cycles: max_cycles={max_cycles} is invalid; list between 1 and {MAX_LISTED_CYCLES} cycles "
+            "(the histogram counts them all: dyng.cycle_count.compute)"
+        )
+    return max_cycles
 
 
 class Result(ResultBase):
@@ -94,6 +180,12 @@ class Result(ResultBase):
     def engine(self) -> str | None:
         """The engine pinned for later updates, or None (ranked)."""
         return str(self._r.params.engine) or None
+
+    def list_cycles(self, max_cycles: int, *, resources: Resources | None = None) -> CycleList:
+        """The first ``max_cycles`` cycles of :attr:`graph` as it is now, for this result's k and
+        engine (see :func:`list_cycles`); reuses the histogram instead of counting again. Raises
+        StaleResultError on a stale result."""
+        return list_cycles(self, max_cycles=max_cycles, resources=resources)
 
     def __repr__(self) -> str:
         state = "current" if self.is_current() else "stale"
@@ -162,6 +254,51 @@ def verify(result: Result) -> str:
     with g._lock:
         result._check("verify")
         return str(_backend.native().cycle_count_verify(g._g, result._r))
+
+
+@overload
+def list_cycles(graph: Graph, k: int | None = 3, *, max_cycles: int, engine: str | None = None,
+                resources: Resources | None = None) -> CycleList: ...
+@overload
+def list_cycles(graph: Result, *, max_cycles: int, resources: Resources | None = None) -> CycleList: ...
+
+
+def list_cycles(graph: Graph | Result, k: int | None = 3, *, max_cycles: int, engine: str | None = None,
+                resources: Resources | None = None) -> CycleList:
+    """The cycles themselves: the first ``max_cycles`` simple cycles of ``graph`` of lengths
+    2..``k`` (``k=None``: every length) in canonical order -- each from its smallest vertex along
+    its arcs, ordered by length, then lexicographically -- with the histogram of all of them and
+    whether the list is truncated. The same cycles as :func:`compute` counts (no self-loops; an
+    undirected graph lists each edge as a 2-cycle and each longer cycle once per orientation);
+    the same list on every backend and thread count.
+
+    ``graph`` may be a current :class:`Result` instead: its graph, k and engine, and its histogram
+    (no count; pass no ``k`` or ``engine`` then). Memory is bounded by ``max_cycles`` (times k),
+    not by the number of cycles; the cost is about two to three counts.
+
+    Raises TypeError / InvalidArgumentError (max_cycles outside 1..MAX_LISTED_CYCLES, k < 2, an
+    unknown engine), StaleResultError (a stale result), NotSupportedError (as compute)."""
+    cap = _max_cycles(max_cycles)
+    core = _backend.native()
+    res = resolve(resources)
+    if isinstance(graph, Result):
+        if k != 3 or engine is not None:
+            raise TypeError("list_cycles(result, ...) takes the result's k and engine; pass no k or engine")
+        r = graph
+        g = r._graph
+        with g._lock, res._lock:
+            r._check("list_cycles")
+            res._sync_log_level()
+            native = core.cycle_count_list_cycles(res._native, g._g, r._r, cap)
+        return _cycle_list(native)
+    graph = _check_graph(graph)
+    p = core.CycleCountParams()
+    p.k = _k(k)
+    p.engine = engine or ""
+    with graph._lock, res._lock:
+        res._sync_log_level()
+        native = core.cycle_count_list_cycles(res._native, graph._g, p, cap)
+    return _cycle_list(native)
 
 
 def engines(resources: Resources | None = None) -> list[str]:

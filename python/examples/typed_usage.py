@@ -28,6 +28,9 @@ def cycles_and_mosp(n: int) -> tuple[int, list[list[int]]]:
     s: dyng.cycle_count.Stats = c.stats
     ms: dyng.mosp.Stats = m.stats
     assert s.engine and not ms.rebuilt
+    listed: dyng.cycle_count.CycleList = c.list_cycles(10)  # the cycles themselves, at most 10
+    first: list[list[int]] = dyng.cycle_count.list_cycles(g, 3, max_cycles=1).tolist()
+    assert listed.total == c.total and not listed.truncated and len(first) <= 1
     costs: list[list[int]] = m.costs.tolist()
     return c.total, costs
 

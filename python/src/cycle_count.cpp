@@ -6,6 +6,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "bindings.hpp"
@@ -16,6 +18,7 @@ void bind_cycle_count(nb::module_& m)
 {
   nb::module_& c = m;
   c.attr("CYCLE_COUNT_UNBOUNDED") = cycle_count::unbounded;
+  c.attr("CYCLE_COUNT_MAX_LISTED_CYCLES") = cycle_count::max_listed_cycles;
 
   nb::class_<cycle_count::params>(c, "CycleCountParams")
       .def(nb::init<>())
@@ -38,6 +41,18 @@ void bind_cycle_count(nb::module_& m)
       .def("set_engine", &cycle_count::result::set_engine, nb::arg("engine"))
       .def_prop_ro("last_stats", &cycle_count::result::last_stats)
       .def("clone", &cycle_count::result::clone);
+
+  nb::class_<cycle_count::cycle_list>(c, "CycleCountList")
+      .def("offsets", [](cycle_count::cycle_list const& l) { return copied_array(std::span(l.offsets)); },
+           "A NumPy copy of the offsets (int64, len + 1): cycle i is vertices[offsets[i]:offsets[i + 1]].")
+      .def("vertices", [](cycle_count::cycle_list const& l) { return copied_array(std::span(l.vertices)); },
+           "A NumPy copy of the cycles' vertices (int32), each cycle from its smallest vertex.")
+      .def("histogram", [](cycle_count::cycle_list const& l) { return copied_array(std::span(l.histogram)); },
+           "A NumPy copy of the histogram of every cycle, listed or not (uint64).")
+      .def_ro("total", &cycle_count::cycle_list::total)
+      .def_ro("truncated", &cycle_count::cycle_list::truncated)
+      .def_ro("stats", &cycle_count::cycle_list::stats)
+      .def("__len__", &cycle_count::cycle_list::size);
 
   c.def(
       "cycle_count_compute",
@@ -69,6 +84,30 @@ void bind_cycle_count(nb::module_& m)
         return cycle_count::verify(g, r);
       },
       nb::arg("g"), nb::arg("result"));
+  c.def(
+      "cycle_count_list_cycles",
+      [](resources const& res, graph const& g, cycle_count::params const& p, std::int64_t max_cycles) {
+        auto l = [&] {
+          nb::gil_scoped_release release;
+          return cycle_count::list_cycles(res, g, p, max_cycles);
+        }();
+        check_signals();
+        return l;
+      },
+      nb::arg("res"), nb::arg("g"), nb::arg("params"), nb::arg("max_cycles"),
+      "The first max_cycles cycles of g in canonical order (by length, then vertex sequence).");
+  c.def(
+      "cycle_count_list_cycles",
+      [](resources const& res, graph const& g, cycle_count::result const& r, std::int64_t max_cycles) {
+        auto l = [&] {
+          nb::gil_scoped_release release;
+          return cycle_count::list_cycles(res, g, r, max_cycles);
+        }();
+        check_signals();
+        return l;
+      },
+      nb::arg("res"), nb::arg("g"), nb::arg("result"), nb::arg("max_cycles"),
+      "The same for a current result's k and engine, reusing its histogram.");
   c.def("cycle_count_engines", &cycle_count::engines, nb::arg("res"));
   c.def(
       "cycle_count_generate_batch",

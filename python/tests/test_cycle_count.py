@@ -225,3 +225,147 @@ def test_networkx_simple_cycles_is_not_dispatched() -> None:
     with pytest.raises(NotImplementedError, match="simple_cycles"):
         list(nx.simple_cycles(G, length_bound=3, backend="dyng"))
     assert dyng.cycle_count.compute(dyng.as_graph(G), 3).histogram.tolist() == nx_histogram(G, 3, 4)
+
+
+# ---- list_cycles: the cycles themselves
+
+
+def py_cycles(n: int, arcs: dict[tuple[int, int], int] | set[tuple[int, int]], k: int | None) -> list[list[int]]:
+    """Every simple cycle of length 2..k (k=None: any), written from its smallest vertex along its
+    arcs, in canonical order (by length, then lexicographically): a pure-Python enumerator."""
+    bound = n if k is None else k
+    out: dict[int, list[int]] = {u: [] for u in range(n)}
+    for a, b in arcs:
+        if a != b:
+            out[a].append(b)
+    found: list[list[int]] = []
+
+    def walk(root: int, path: list[int]) -> None:
+        for v in sorted(set(out[path[-1]])):
+            if v == root and len(path) >= 2:
+                found.append(list(path))
+            elif v > root and v not in path and len(path) < bound:
+                walk(root, path + [v])
+
+    for r in range(n):
+        walk(r, [r])
+    return sorted(found, key=lambda c: (len(c), c))
+
+
+def test_list_cycles_quick() -> None:
+    g = dyng.Graph([0, 1, 2, 1, 2], [1, 2, 0, 0, 1], n=3)  # triangle 0->1->2->0, 2-cycles 0<->1, 1<->2
+    c = dyng.cycle_count.list_cycles(g, 3, max_cycles=10)
+    assert c.tolist() == [[0, 1], [1, 2], [0, 1, 2]]
+    assert (len(c), c.total, c.truncated) == (3, 3, False)
+    assert c.histogram.tolist() == [0, 0, 2, 1] and c.stats.engine
+    assert c.offsets.tolist() == [0, 2, 4, 7] and c.vertices.tolist() == [0, 1, 1, 2, 0, 1, 2]
+    assert [c.offsets.dtype, c.vertices.dtype, c.histogram.dtype] == [np.dtype(t) for t in ("int64", "int32", "uint64")]
+    assert c[0] == [0, 1] and c[-1] == [0, 1, 2] and list(c) == c.tolist()
+    with pytest.raises(IndexError):
+        c[3]
+    with pytest.raises(TypeError):
+        c["0"]  # type: ignore[index]
+    assert not np.asarray(c.vertices).flags.writeable
+    first = dyng.cycle_count.list_cycles(g, 3, max_cycles=2)
+    assert first.tolist() == [[0, 1], [1, 2]] and first.truncated and first.total == 3
+    assert "the first of 3" in repr(first)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_list_cycles_match_a_python_enumerator(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 9), label="n")
+    k = data.draw(st.one_of(st.none(), st.integers(2, 7)), label="k")
+    seed = data.draw(st.integers(0, 2**31), label="seed")
+    rng = np.random.default_rng(seed)
+    arcs = random_digraph(n, rng)
+    expected = py_cycles(n, arcs, k)
+    cap = data.draw(st.integers(1, len(expected) + 2), label="cap")
+    res = RESOURCES[seed % 2]()
+    g = build(n, arcs, res)
+    c = dyng.cycle_count.list_cycles(g, k, max_cycles=cap, resources=res)
+    assert c.tolist() == expected[:cap], f"seed {seed}"
+    assert c.total == len(expected) and c.truncated == (len(expected) > cap)
+    assert c.histogram.tolist() == dyng.cycle_count.compute(g, k, resources=res).histogram.tolist()
+    # NetworkX finds the same cycles (rotated to their smallest vertex).
+    if k is not None:
+        nx_cycles = [cyc[cyc.index(min(cyc)):] + cyc[: cyc.index(min(cyc))]
+                     for cyc in nx.simple_cycles(as_nx(n, arcs), length_bound=k) if len(cyc) >= 2]
+        assert sorted(nx_cycles, key=lambda c: (len(c), c)) == expected
+
+
+def test_list_cycles_of_an_updated_result() -> None:
+    rng = np.random.default_rng(11)
+    n = 10
+    arcs = random_digraph(n, rng)
+    for make in RESOURCES:
+        res = make()
+        g = build(n, dict(arcs), res)
+        r = dyng.cycle_count.compute(g, 4, resources=res)
+        now = dict(arcs)
+        for step in range(3):
+            b = dyng.Batch(missing="ignore")
+            for _ in range(4):
+                e = (int(rng.integers(0, n)), int(rng.integers(0, n)))
+                b.erase(*e)
+                now.pop(e, None)
+                f = (int(rng.integers(0, n)), int(rng.integers(0, n)))
+                b.insert(*f, 1)
+                now[f] = 1
+            dyng.update(g, b, results=[r], resources=res)
+            expected = py_cycles(n, now, 4)
+            for cap in (1, 5, 1000):
+                c = r.list_cycles(cap, resources=res)
+                assert c.tolist() == expected[:cap], f"step {step}"
+                assert c.tolist() == dyng.cycle_count.list_cycles(g, 4, max_cycles=cap, resources=res).tolist()
+
+
+def test_list_cycles_backends_and_threads_agree() -> None:
+    G = nx.gnp_random_graph(60, 0.08, seed=9, directed=True)
+    lists = set()
+    for res in (dyng.Resources.sequential(), dyng.Resources.openmp(1), dyng.Resources.openmp(3)):
+        g = dyng.as_graph(G, resources=res)
+        for cap in (1, 50, 10**6):
+            c = dyng.cycle_count.list_cycles(g, 5, max_cycles=cap, resources=res)
+            lists.add((cap, tuple(map(tuple, c.tolist())), c.total, c.truncated))
+    assert len(lists) == 3  # one list per cap, whatever the backend and thread count
+
+
+def test_list_cycles_undirected_orientations() -> None:
+    G = nx.cycle_graph(4)  # undirected 0-1-2-3-0
+    c = dyng.cycle_count.list_cycles(dyng.as_graph(G), None, max_cycles=100)
+    assert c.tolist() == [[0, 1], [0, 3], [1, 2], [2, 3], [0, 1, 2, 3], [0, 3, 2, 1]]
+
+
+def test_list_cycles_bad_inputs() -> None:
+    g = dyng.Graph([0, 1, 1, 2], [1, 0, 2, 0], n=3)
+    r = dyng.cycle_count.compute(g, 3)
+    version = g.version
+    for bad in (0, -1, 2**31, 2**70):
+        with pytest.raises(dyng.InvalidArgumentError, match=f"max_cycles={bad} is invalid"):
+            dyng.cycle_count.list_cycles(g, 3, max_cycles=bad)
+        with pytest.raises(dyng.InvalidArgumentError, match="max_cycles"):
+            r.list_cycles(bad)
+    for bad_type in (True, 2.5, "3", None):
+        with pytest.raises(TypeError, match="max_cycles must be an int"):
+            dyng.cycle_count.list_cycles(g, 3, max_cycles=bad_type)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="max_cycles"):
+        dyng.cycle_count.list_cycles(g, 3)  # type: ignore[call-overload]
+    with pytest.raises(dyng.InvalidArgumentError, match="k >= 2"):
+        dyng.cycle_count.list_cycles(g, 1, max_cycles=5)
+    with pytest.raises(dyng.InvalidArgumentError, match="engine"):
+        dyng.cycle_count.list_cycles(g, 3, max_cycles=5, engine="no.such.engine")
+    with pytest.raises(TypeError, match="the result's k and engine"):
+        dyng.cycle_count.list_cycles(r, 4, max_cycles=5)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="dyng.Graph"):
+        dyng.cycle_count.list_cycles([(0, 1)], 3, max_cycles=5)  # type: ignore[call-overload]
+    multi = dyng.Graph([0, 0, 1], [1, 1, 0], n=2, duplicates="keep")
+    with pytest.raises(dyng.NotSupportedError):
+        dyng.cycle_count.list_cycles(multi, 3, max_cycles=5)
+    assert g.version == version and r.is_current() and r.histogram.tolist() == [0, 0, 1, 1]
+    assert r.list_cycles(5).tolist() == [[0, 1], [0, 1, 2]]
+    other = dyng.sssp.compute(g, 0)
+    dyng.sssp.update(other, dyng.Batch().erase(1, 0))
+    with pytest.raises(dyng.StaleResultError, match="list_cycles"):
+        r.list_cycles(5)
+    assert dyng.cycle_count.MAX_LISTED_CYCLES == 2**31 - 1
