@@ -215,7 +215,8 @@ def test_pickle_with_graph() -> None:
 
 
 def test_networkx_simple_cycles_is_not_dispatched() -> None:
-    # NetworkX's simple_cycles yields the cycles; dyng only counts them, so the backend does not
+    # NetworkX's simple_cycles yields every cycle lazily, uncapped, in its own order; dyng counts
+    # them and lists a capped prefix of its canonical order (list_cycles), so the backend does not
     # register it (docs/python.md): asking for it raises NetworkX's NotImplementedError, and the
     # count is dyng.cycle_count.compute(dyng.as_graph(G), k).
     from dyng._nx_info import get_info

@@ -11,6 +11,9 @@
 ///
 /// Determinism: every engine, backend and thread count gives the same histogram (integer sums),
 /// and an update equals a recount exactly.
+///
+/// The cycles themselves: `list_cycles` returns the first N in a canonical order (by length, then
+/// vertex sequence from each cycle's smallest vertex), the same list on every backend.
 #include <cstdint>
 #include <optional>
 #include <span>
