@@ -174,6 +174,7 @@ dist=$work/dist
 mkdir -p "$dist"
 build_args=(--no-deps)
 [[ $isolation == 1 ]] || build_args+=(--no-build-isolation)
+built=()
 
 for p in $plugins; do
   root=$(cd "$(toolkit_root "$p")" && pwd)
@@ -233,7 +234,8 @@ SYNC
     say "$p: auditwheel is not installed: the wheel keeps its linux_x86_64 tag and needs the system's libgomp"
     cp "$raw"/dyng_"$p"-*.whl "$dist/"
   fi
+  built+=("$dist"/dyng_"$p"-*.whl)
 done
 
-"$py" ci/wheel_check.py "$dist"/dyng_cu*-*.whl
-ls -l "$dist"
+"$py" ci/wheel_check.py "${built[@]}"
+ls -l "${built[@]}"
