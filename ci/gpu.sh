@@ -56,16 +56,20 @@ if step sanitize; then
   done
 fi
 # The Python package with a CUDA-built module (not yet a plugin wheel: ci/plugin_wheels.sh builds
-# those): the module from the same build, the package from the tree, the gpu-marked tests with
+# those): the module, the package from the tree beside it, the gpu-marked tests with
 # DYNG_REQUIRE_CUDA=1 and the host-memory suites next to them.
 if step python; then
   py=${DYNG_GPU_PYTHON:-python3}
-  { cmake "${args[@]}" -DDYNG_BUILD_PYTHON=ON -DPython_EXECUTABLE="$(command -v "$py")" &&
-    cmake --build "$build" --target dyng_core -j"$(nproc)"; } >"$out/python-build.log" 2>&1 || { tail -30 "$out/python-build.log"; exit 1; }
-  pkg=$build/pkg/dyng
+  # Its own build: the module is a shared object, so it takes the system's zlib, not DEPS_DIR's
+  # static one (not position-independent), and needs none of the test dependencies.
+  pybuild=build/gpu-python
+  { cmake -S . -B "$pybuild" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDYNG_ENABLE_CUDA=ON -DDYNG_CUDA_ARCHITECTURES=native \
+      -DDYNG_BUILD_TESTS=OFF -DDYNG_BUILD_APPS=OFF -DDYNG_BUILD_PYTHON=ON -DPython_EXECUTABLE="$(command -v "$py")" &&
+    cmake --build "$pybuild" --target dyng_core -j"$(nproc)"; } >"$out/python-build.log" 2>&1 || { tail -30 "$out/python-build.log"; exit 1; }
+  pkg=$pybuild/pkg/dyng
   rm -rf "$pkg" && mkdir -p "$pkg/data"
-  ln -s "$PWD"/python/dyng/* "$pkg"/ && cp "$build"/python/_core*.so "$pkg"/ && cp data/rome99.gr.gz "$pkg/data/"
-  (cd "$build" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg" "$py" -m pytest -q -p no:cacheprovider \
+  ln -s "$PWD"/python/dyng/* "$pkg"/ && cp "$pybuild"/python/_core*.so "$pkg"/ && cp data/rome99.gr.gz "$pkg/data/"
+  (cd "$pybuild" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg" "$py" -m pytest -q -p no:cacheprovider \
      "$OLDPWD"/python/tests/test_cuda.py "$OLDPWD"/python/tests/test_array.py "$OLDPWD"/python/tests/test_sssp.py \
      "$OLDPWD"/python/tests/test_mosp.py "$OLDPWD"/python/tests/test_cycle_count.py "$OLDPWD"/python/tests/test_inputs.py \
      ${DYNG_GPU_PYTEST_ARGS:-}) >"$out/pytest-gpu.log" 2>&1 || status=1
