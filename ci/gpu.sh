@@ -69,11 +69,12 @@ if step python; then
   pkg=$pybuild/pkg/dyng
   rm -rf "$pkg" && mkdir -p "$pkg/data"
   ln -s "$PWD"/python/dyng/* "$pkg"/ && cp "$pybuild"/python/_core*.so "$pkg"/ && cp data/rome99.gr.gz "$pkg/data/"
-  (cd "$pybuild" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg" "$py" -m pytest -q -p no:cacheprovider \
-     "$OLDPWD"/python/tests/test_cuda.py "$OLDPWD"/python/tests/test_array.py "$OLDPWD"/python/tests/test_sssp.py \
-     "$OLDPWD"/python/tests/test_mosp.py "$OLDPWD"/python/tests/test_cycle_count.py "$OLDPWD"/python/tests/test_inputs.py \
-     ${DYNG_GPU_PYTEST_ARGS:-}) >"$out/pytest-gpu.log" 2>&1 || status=1
-  tail -15 "$out/pytest-gpu.log"
+  # test_cuda.py in a process of its own, then the host-memory suites beside it in another.
+  for files in test_cuda.py "test_array.py test_sssp.py test_mosp.py test_cycle_count.py test_inputs.py"; do
+    (cd "$pybuild" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg" "$py" -m pytest -q -p no:cacheprovider --tb=short -rfE \
+       $(for f in $files; do echo "$OLDPWD/python/tests/$f"; done) ${DYNG_GPU_PYTEST_ARGS:-}) >>"$out/pytest-gpu.log" 2>&1 || status=1
+  done
+  grep -E "passed|failed|FAILED|Fatal" "$out/pytest-gpu.log"
 fi
 # BENCH_RUNS="name=regex name=regex ...": one benchmark process (and JSON file) per run, so a
 # long run cut short still leaves the earlier ones; default: everything in one run.

@@ -37,7 +37,10 @@ ls -l "$cpu_wheel" "$plugin_wheel" | awk '{print $5, $NF}' | tee -a "$out/summar
 # ---- a fresh environment with both wheels
 venv=$work/venv
 rm -rf "$venv"
-"$py" -m venv --system-site-packages "$venv"
+"$py" -m venv "$venv"
+# The building Python's packages (NumPy, pytest, PyTorch, CuPy) are visible in the new venv through
+# a .pth file: --system-site-packages would reach the base interpreter's, not a venv's.
+"$py" -c 'import site; print("\n".join(site.getsitepackages()))' >"$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')/_host_packages.pth"
 "$venv/bin/python" -m pip install -q --no-index --no-deps "$cpu_wheel" "$plugin_wheel" >>"$out/wheels.log" 2>&1 ||
   { tail -20 "$out/wheels.log"; exit 1; }
 vpy=$venv/bin/python

@@ -64,6 +64,7 @@ class Array:
         outlive the snapshot, which is freed on that stream."""
         self = cls.__new__(cls)
         self._a = None  # the host copy, made on the first read that needs one
+        snapshot.keep = keep  # the snapshot (and so any DLPack export of it) keeps the streams
         self._d = snapshot
         self._keep = keep
         return self

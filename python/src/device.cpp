@@ -53,6 +53,10 @@ nb::dlpack::dtype dlpack_dtype(element_type t)
 
 /// A snapshot of a result's device array (an owned device copy), as dyng.Array holds it.
 struct device_snapshot {
+  // What the copy's stream needs alive (the Python stream objects): declared first, so it is
+  // released after the copy, which is freed on that stream. A DLPack export owns the snapshot,
+  // so an exported tensor that outlives its dyng.Array keeps the stream too.
+  nb::object keep;
   std::shared_ptr<device_array_copy> copy;
   [[nodiscard]] device_array const& view() const { return copy->view(); }
 };
@@ -66,13 +70,14 @@ nb::object device_snapshot_of(device_array const& a)
     nb::gil_scoped_release release;
     copy = std::make_shared<device_array_copy>(a);
   }
-  return nb::cast(device_snapshot{std::move(copy)});
+  return nb::cast(device_snapshot{nb::none(), std::move(copy)});
 }
 
 void bind_device(nb::module_& m)
 {
   nb::class_<device_snapshot>(m, "DeviceArray",
                               "A read-only copy of a CUDA result's array in device memory (dyng.Array's storage).")
+      .def_rw("keep", &device_snapshot::keep, "Objects (stream objects) kept alive as long as the copy.")
       .def_prop_ro("ptr", [](device_snapshot const& d) { return reinterpret_cast<std::uintptr_t>(d.view().data); })
       .def_prop_ro("size", [](device_snapshot const& d) { return d.view().size; })
       .def_prop_ro("dtype", [](device_snapshot const& d) { return std::string(dtype_name(d.view().type)); })

@@ -196,11 +196,13 @@ def test_dlpack_orders_the_consumer_after_the_writer(cuda: dyng.Resources) -> No
     def run(order: bool) -> int:
         flag = cupy.zeros(1, dtype=cupy.int32)
         out = cupy.full(1, -1, dtype=cupy.int32)
-        writer.synchronize()
-        spin((1,), (1,), (cupy.uint64(2_000_000_000), flag), stream=writer)  # about a second
+        cupy.cuda.Device(0).synchronize()  # the buffers are ready on every stream
+        with writer:
+            spin((1,), (1,), (cupy.uint64(2_000_000_000), flag))  # about a second
         capsule = r.distances.__dlpack__(stream=consumer.ptr if order else -1, max_version=(1, 0))
         del capsule
-        read((1,), (1,), (flag, out), stream=consumer)
+        with consumer:
+            read((1,), (1,), (flag, out))
         consumer.synchronize()
         value = int(out.get()[0])
         writer.synchronize()
