@@ -124,7 +124,7 @@ void bind_device(nb::module_& m)
             auto const& a = nb::cast<device_snapshot const&>(self).view();
             std::size_t shape[1] = {static_cast<std::size_t>(a.size)};
             // Read-only (DLPack >= 1.0 says so); the snapshot stays alive while the export does.
-            return nb::ndarray<nb::ro, nb::ndim<1>>(a.data, 1, shape, self, nullptr, dlpack_dtype(a.type),
+            return nb::ndarray<nb::array_api, nb::ro, nb::ndim<1>>(a.data, 1, shape, self, nullptr, dlpack_dtype(a.type),
                                                     nb::device::cuda::value, a.device);
           },
           "The memory as a nanobind ndarray (DLPack export, read-only).");

@@ -75,8 +75,8 @@ def test_sssp_equals_sequential(cuda: dyng.Resources, engine: str, seed: int) ->
 
 
 def test_sssp_on_the_bundled_road_network(cuda: dyng.Resources) -> None:
-    gs = dyng.io.read(dyng.datasets.rome99(), resources=SEQ)
-    gc_ = dyng.io.read(dyng.datasets.rome99(), resources=cuda)
+    gs = dyng.io.read(dyng.datasets.rome99_path(), resources=SEQ)
+    gc_ = dyng.io.read(dyng.datasets.rome99_path(), resources=cuda)
     rs, rc = dyng.sssp.compute(gs, 0, resources=SEQ), dyng.sssp.compute(gc_, 0, resources=cuda)
     equal(rs.distances, rc.distances)
     b = dyng.Batch.random(gs, 500, seed=3)
