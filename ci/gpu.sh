@@ -60,6 +60,9 @@ fi
 # DYNG_REQUIRE_CUDA=1 and the host-memory suites next to them.
 if step python; then
   py=${DYNG_GPU_PYTHON:-python3}
+  # The system's compiler (a toolchain whose libstdc++ is linked statically would put a second,
+  # unhidden C++ runtime into a process that has one: its iostream facets then crash).
+  export CXX=${DYNG_GPU_PYTHON_CXX:-/usr/bin/g++} CUDAHOSTCXX=${DYNG_GPU_PYTHON_CXX:-/usr/bin/g++}
   # Its own build: the module is a shared object, so it takes the system's zlib, not DEPS_DIR's
   # static one (not position-independent), and needs none of the test dependencies.
   pybuild=build/gpu-python

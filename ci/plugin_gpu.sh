@@ -20,6 +20,10 @@ repo=$(pwd)
 py=${DYNG_PYTHON:-python3}
 work=$repo/build/plugin-gpu
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+# The system's compiler: a toolchain that links its libstdc++ statically would put a second,
+# unhidden C++ runtime into the dyng wheel's module (its iostream facets crash next to the
+# process's libstdc++); the plugin hides its own copy (ADR 0010).
+export CXX=${DYNG_WHEEL_CXX:-/usr/bin/g++} CUDAHOSTCXX=${DYNG_WHEEL_CXX:-/usr/bin/g++}
 status=0
 fail() { echo "plugin_gpu: FAILED: $*"; status=1; }
 

@@ -23,6 +23,11 @@ class ResultBase:
         self._cache: dict[str, Array] = {}
         self._cache_version = -1
 
+    def __del__(self) -> None:
+        # The native result frees its device memory on the streams its graph keeps: it goes
+        # before them, also when a garbage collection clears a cycle in any order.
+        self._r = None
+
     @property
     def graph(self) -> Graph:
         return self._graph

@@ -60,6 +60,11 @@ class Result:
 
     family = "sssp"
 
+    def __del__(self) -> None:
+        # The native result frees its device memory on the streams its graph keeps: it goes
+        # before them, also when a garbage collection clears a cycle in any order.
+        self._r = None
+
     @property
     def graph(self) -> Graph:
         return self._graph
