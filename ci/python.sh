@@ -21,4 +21,6 @@ py=$venv/bin/python
 # Outside the source tree, so the installed package (with its native module) is what runs.
 (cd "$venv" && "$(pwd)/bin/python" -m mypy --config-file "$OLDPWD/pyproject.toml" -p dyng)
 (cd "$venv" && "$(pwd)/bin/python" -m mypy --config-file "$OLDPWD/pyproject.toml" "$OLDPWD/python/examples/typed_usage.py")
+# The CUDA plugins' package (copied into each plugin wheel as dyng_cu<N>), typed like dyng.
+(cd "$venv" && "$(pwd)/bin/python" -m mypy --config-file "$OLDPWD/pyproject.toml" "$OLDPWD/python/plugin/dyng_plugin")
 (cd "$venv" && "$(pwd)/bin/python" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
