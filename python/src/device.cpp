@@ -61,6 +61,18 @@ struct device_snapshot {
   [[nodiscard]] device_array const& view() const { return copy->view(); }
 };
 
+/// A NumPy copy of `a`, made on its writer's stream without the GIL.
+template <class T>
+nb::object host_copy(device_array const& a)
+{
+  std::vector<T> v(static_cast<std::size_t>(a.size));
+  {
+    nb::gil_scoped_release release;
+    cuda_interop::copy_to_host(a, v.data());
+  }
+  return nb::cast(owned_array(std::move(v)));
+}
+
 }  // namespace
 
 nb::object device_snapshot_of(device_array const& a)
@@ -93,29 +105,12 @@ void bind_device(nb::module_& m)
           nb::arg("consumer").none(), "Makes the consumer's stream wait for the writer's work so far (an event).")
       .def("to_host",
            [](device_snapshot const& d) {
-             auto const& a = d.view();
-             if (a.type == element_type::int32) {
-               std::vector<std::int32_t> v(static_cast<std::size_t>(a.size));
-               {
-                 nb::gil_scoped_release release;
-                 cuda_interop::copy_to_host(a, v.data());
-               }
-               return nb::cast(owned_array(std::move(v)));
+             switch (d.view().type) {
+               case element_type::int32: return host_copy<std::int32_t>(d.view());
+               case element_type::int64: return host_copy<std::int64_t>(d.view());
+               case element_type::float64: break;
              }
-             if (a.type == element_type::int64) {
-               std::vector<std::int64_t> v(static_cast<std::size_t>(a.size));
-               {
-                 nb::gil_scoped_release release;
-                 cuda_interop::copy_to_host(a, v.data());
-               }
-               return nb::cast(owned_array(std::move(v)));
-             }
-             std::vector<double> v(static_cast<std::size_t>(a.size));
-             {
-               nb::gil_scoped_release release;
-               cuda_interop::copy_to_host(a, v.data());
-             }
-             return nb::cast(owned_array(std::move(v)));
+             return host_copy<double>(d.view());
            },
            "A NumPy copy, made on the writer's stream.")
       .def(
