@@ -45,12 +45,16 @@ class BackendInterface:
                         preserve_node_attrs: bool = False, preserve_graph_attrs: bool = False, name: str | None = None,
                         graph_name: str | None = None) -> NxGraph:
         from ._graph import as_graph
+        from ._resources import host_resources
 
         weight = None
         if edge_attrs:
             weight = next(iter(edge_attrs))
         nodes = list(G)
-        g = as_graph(G, weight=weight) if weight is not None else as_graph(G, weight=["__dyng_unweighted__"])
+        # On the host whatever the default: NetworkX graphs often carry float weights, which the
+        # CUDA engines do not take, and the answer goes back to Python dicts anyway.
+        res = host_resources()
+        g = as_graph(G, weight=weight if weight is not None else ["__dyng_unweighted__"], resources=res)
         return NxGraph(g, nodes, weight, bool(G.is_directed()))
 
     @staticmethod
@@ -75,10 +79,11 @@ class BackendInterface:
         import numpy as np
 
         from . import sssp
+        from ._resources import host_resources
 
         if source not in G.index:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
-        r = sssp.compute(G.graph, G.index[source])
+        r = sssp.compute(G.graph, G.index[source], resources=host_resources())
         d = r.distances.to_numpy()
         inf = np.iinfo(np.int64).max if d.dtype == np.int64 else np.inf
         reach = np.flatnonzero(d != inf)

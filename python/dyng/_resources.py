@@ -9,7 +9,7 @@ from typing import Any
 from . import _backend, _log
 from ._errors import InvalidArgumentError, NotSupportedError
 
-__all__ = ["Resources", "default_resources", "resolve"]
+__all__ = ["Resources", "default_resources", "host_resources", "resolve"]
 
 
 class Resources:
@@ -154,22 +154,34 @@ def stream_handle(stream: object) -> int | None:
 
 
 _default: Resources | None = None
+_host: Resources | None = None
 _default_lock = threading.Lock()
+
+
+def host_resources() -> Resources:
+    """OpenMP with its default thread count when built, else sequential: the default without a
+    CUDA plugin, and what host-memory work uses next to one (the NetworkX backend)."""
+    global _host
+    h = _host
+    if h is None:
+        with _default_lock:
+            if _host is None:
+                _host = Resources.openmp() if _backend.native().openmp_available() else Resources.sequential()
+            h = _host
+    return h
 
 
 def default_resources() -> Resources:
     """The resources of calls that pass none: CUDA device 0 when a CUDA plugin was chosen, else
-    OpenMP with its default thread count when built, else sequential. Shared by every thread (its lock serializes them)."""
+    :func:`host_resources`. Shared by every thread (its lock serializes them)."""
     global _default
     d = _default
     if d is None:
+        cuda = _backend.selection().plugin is not None  # a CUDA plugin was chosen: it runs the calls
+        d = Resources.cuda(0) if cuda else host_resources()
         with _default_lock:
             if _default is None:
-                core = _backend.native()
-                if _backend.selection().plugin is not None:  # a CUDA plugin was chosen: it runs the calls
-                    _default = Resources.cuda(0)
-                else:
-                    _default = Resources.openmp() if core.openmp_available() else Resources.sequential()
+                _default = d
             d = _default
     return d
 

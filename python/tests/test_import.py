@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("numpy", "scipy", "pandas", "pyarrow", "networkx", "torch", "cupy", "jax", "dyng._core", "dyng_cu12", "dyng_cu13")
 
 
@@ -23,6 +25,7 @@ def test_import_dyng_loads_nothing_heavy() -> None:
     print(f"import dyng: {info['ms']:.2f} ms, {len(info['new'])} modules")
 
 
+@pytest.mark.cpu_module
 def test_first_use_loads_the_cpu_module_only() -> None:
     info = _fresh(
         "import dyng, sys, json; dyng.Graph([0], [1]); "

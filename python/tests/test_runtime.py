@@ -18,6 +18,7 @@ import pytest
 import dyng
 
 
+@pytest.mark.cpu_module
 def test_resources() -> None:
     s = dyng.Resources.sequential()
     assert (s.backend, s.threads) == ("sequential", 1)
@@ -45,6 +46,7 @@ def test_error_hierarchy() -> None:
     assert issubclass(dyng.BackendWarning, UserWarning)
 
 
+@pytest.mark.cpu_module
 def test_config_and_show_config() -> None:
     c = dyng.config()
     assert c["module"] == "dyng._core" and c["version"] == dyng.__version__
