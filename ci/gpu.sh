@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The GPU checks, on a machine with an NVIDIA GPU: build with CUDA for the local GPU, run the
 # `gpu` suites with DYNG_REQUIRE_CUDA=1 (a missing device fails instead of skipping),
-# compute-sanitizer (memcheck, racecheck, synccheck) over the CUDA sssp suite, then the
-# benchmarks (CPU and CUDA rows in one run, so ratios compare like with like).
+# compute-sanitizer (memcheck, racecheck, synccheck) over the CUDA sssp suite, the Python GPU
+# tests with a CUDA-built module, then the benchmarks (CPU and CUDA rows in one run, so ratios
+# compare like with like).
 #
 #   bash ci/gpu.sh OUT_DIR [DEPS_DIR] [GRAPHS_DIR] [steps...]
 # DEPS_DIR: a prefix holding GoogleTest, Google Benchmark, CLI11 and zlib when the machine lacks
 # them (include/, lib/, cmake/); GRAPHS_DIR: the shared/data layout for the benchmarks.
-# steps: any of build test sanitize python bench (default: all but python).
+# steps: any of build test sanitize python bench (default: all).
 set -uo pipefail
 out=${1:?OUT_DIR}
 deps=${2:-}
 graphs=${3:-}
 shift $(( $# < 3 ? $# : 3 ))
-steps=${*:-build test sanitize bench}
+steps=${*:-build test sanitize python bench}
 mkdir -p "$out"
 build=build/gpu
 args=(-S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDYNG_ENABLE_CUDA=ON
