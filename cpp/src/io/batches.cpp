@@ -41,6 +41,22 @@ double batch_weight(std::string_view field, std::string_view name, std::int64_t 
   return w;
 }
 
+/// Calls row(fields, first field, line number, line) for every line with a field; `#` starts a
+/// comment when `comments` is set. The one loop of every row-wise format here.
+template <class Row>
+void for_each_row(std::string_view text, bool comments, Row row)
+{
+  line_reader lr(text);
+  std::string_view line;
+  std::string_view first;
+  while (lr.next(line)) {
+    auto body = line;
+    if (auto const hash = body.find('#'); comments && hash != std::string_view::npos) body = body.substr(0, hash);
+    fields f(body);
+    if (f.next(first)) row(f, first, lr.line_no(), line);
+  }
+}
+
 }  // namespace
 
 void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b)
@@ -52,15 +68,7 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
   constexpr std::string_view any_form = "+ <u> <v> <w..>' or '- <u> <v>' or '= <u> <v> <w..>";
   std::vector<double> w(k);
 
-  line_reader lr(text);
-  std::string_view line;
-  std::string_view t;
-  while (lr.next(line)) {
-    auto body = line;
-    if (auto const hash = body.find('#'); hash != std::string_view::npos) body = body.substr(0, hash);
-    fields f(body);
-    if (!f.next(t)) continue;
-    auto const ln = lr.line_no();
+  for_each_row(text, true, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     if (t != "+" && t != "-" && t != "=") fail_expected(name, ln, any_form, line);
     char const op = t.front();
     std::string_view const form = op == '+' ? std::string_view(ins_form) : op == '=' ? std::string_view(chg_form) : del_form;
@@ -71,7 +79,7 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
     if (op == '-') {
       if (!f.at_end()) fail_expected(name, ln, form, line);
       b.erase(u, v);
-      continue;
+      return;
     }
     std::size_t count = 0;
     while (f.next(t)) {
@@ -89,7 +97,7 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
     } else {
       b.set_weights(u, v, w);
     }
-  }
+  });
 }
 
 void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b)
@@ -97,13 +105,7 @@ void parse_mosp_insertions(std::string_view text, std::string_view name, batch& 
   auto const k = static_cast<std::size_t>(b.k());
   std::string const form = "<u> <v> <w0> .. <w" + num(b.k() - 1) + ">";
   std::vector<double> w(k);
-  line_reader lr(text);
-  std::string_view line;
-  std::string_view t;
-  while (lr.next(line)) {
-    fields f(line);
-    if (!f.next(t)) continue;
-    auto const ln = lr.line_no();
+  for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tv;
     if (!f.next(tv)) fail_expected(name, ln, form, line);
     auto const u = batch_vertex(t, 0, name, ln, line, form);
@@ -118,23 +120,17 @@ void parse_mosp_insertions(std::string_view text, std::string_view name, batch& 
     }
     if (count != k) fail_expected(name, ln, form, line);
     b.insert(u, v, w);
-  }
+  });
 }
 
 void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b)
 {
   constexpr std::string_view form = "<u> <v>";
-  line_reader lr(text);
-  std::string_view line;
-  std::string_view t;
-  while (lr.next(line)) {
-    fields f(line);
-    if (!f.next(t)) continue;
-    auto const ln = lr.line_no();
+  for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tv;
     if (!f.next(tv) || !f.at_end()) fail_expected(name, ln, form, line);
     b.erase(batch_vertex(t, 0, name, ln, line, form), batch_vertex(tv, 0, name, ln, line, form));
-  }
+  });
 }
 
 namespace {
@@ -145,19 +141,13 @@ std::vector<T> parse_vertex_rows(std::string_view text, std::string_view name, s
 {
   std::vector<std::pair<std::int64_t, T>> rows;
   std::vector<std::int64_t> lines;
-  line_reader lr(text);
-  std::string_view line;
-  std::string_view t;
-  while (lr.next(line)) {
-    fields f(line);
-    if (!f.next(t)) continue;
-    auto const ln = lr.line_no();
+  for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tx;
     std::int64_t v = 0;
     if (!to_int(t, v) || v < 0 || !f.next(tx) || !f.at_end()) fail_expected(name, ln, form, line);
     rows.emplace_back(v, parse(tx, ln, line));
     lines.push_back(ln);
-  }
+  });
   auto const n = static_cast<std::int64_t>(rows.size());
   if (n > max_id) fail(name, 0, "more than " + num(max_id) + " vertices");
   std::vector<T> out(rows.size());
