@@ -166,3 +166,41 @@ def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untype
     dyng.io.write_batch(bp, dyng.Batch().insert(0, 3, 2).erase(2, 1))
     b = dyng.io.read_batch(bp)
     assert (b.insertions[0].tolist(), b.deletions[0].tolist()) == ([0], [2])
+
+
+class _FakeDeviceArray:
+    """A DLPack producer that says its memory is on a CUDA device (never read)."""
+
+    def __init__(self, device_type: int) -> None:
+        self.device_type = device_type
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (self.device_type, 0)
+
+    def __dlpack__(self, **kwargs: object) -> object:
+        raise AssertionError("a device input must not be read by the CPU module")
+
+    def __len__(self) -> int:
+        return 2
+
+
+class _FakeCaiArray:
+    __cuda_array_interface__ = {"shape": (2,), "typestr": "<i4", "data": (0, True), "version": 3}
+
+    def __len__(self) -> int:
+        return 2
+
+
+@pytest.mark.cpu_module
+@pytest.mark.parametrize("device_type", [2, 13])  # CUDA, CUDA managed
+def test_device_inputs_name_the_plugins_with_the_cpu_module(device_type: int) -> None:
+    with pytest.raises(dyng.NotSupportedError, match="dyng-cu13") as e:
+        dyng.Graph(_FakeDeviceArray(device_type), [1, 2], n=3)
+    assert "CUDA memory" in str(e.value)
+
+
+def test_device_inputs_of_other_kinds_are_refused() -> None:
+    with pytest.raises(dyng.NotSupportedError, match="DLPack device"):
+        dyng.Graph(_FakeDeviceArray(4), [1, 2], n=3)  # OpenCL
+    with pytest.raises(dyng.NotSupportedError, match="__cuda_array_interface__"):
+        dyng.Graph(_FakeCaiArray(), [1, 2], n=3)
