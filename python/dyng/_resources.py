@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
 from typing import Any
@@ -156,6 +157,15 @@ def stream_handle(stream: object) -> int | None:
 _default: Resources | None = None
 _host: Resources | None = None
 _default_lock = threading.Lock()
+
+
+@atexit.register
+def _release_defaults() -> None:
+    # The shared resources go before the interpreter tears modules down: otherwise the order of
+    # that teardown decides whether they outlive the native module (nanobind then reports them as
+    # leaked) and, for CUDA, the runtime they free device memory with.
+    global _default, _host
+    _default = _host = None
 
 
 def host_resources() -> Resources:
