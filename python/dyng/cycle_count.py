@@ -25,7 +25,7 @@ from typing import Any, overload
 from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
-from ._graph import Batch, Graph, as_batch
+from ._graph import Batch, Graph, as_batch, using
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -225,8 +225,7 @@ def compute(graph: Graph, k: int | None = 3, *, engine: str | None = None,
     p.k = _k(k)
     p.engine = engine or ""
     res = resolve(resources)
-    with graph._lock, res._lock:
-        res._sync_log_level()
+    with using(graph, res):
         r = core.cycle_count_compute(res._native, graph._g, p)
     return Result(r, graph)
 
@@ -241,8 +240,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     b = as_batch(batch)
     res = resolve(resources)
     g = result._graph
-    with g._lock, res._lock:
-        res._sync_log_level()
+    with using(g, res):
         s = _backend.native().cycle_count_update(res._native, g._g, b._b, result._r)
     return _stats(s)
 
@@ -286,17 +284,15 @@ def list_cycles(graph: Graph | Result, k: int | None = 3, *, max_cycles: int, en
             raise TypeError("list_cycles(result, ...) takes the result's k and engine; pass no k or engine")
         r = graph
         g = r._graph
-        with g._lock, res._lock:
+        with using(g, res):
             r._check("list_cycles")
-            res._sync_log_level()
             native = core.cycle_count_list_cycles(res._native, g._g, r._r, cap)
         return _cycle_list(native)
     graph = _check_graph(graph)
     p = core.CycleCountParams()
     p.k = _k(k)
     p.engine = engine or ""
-    with graph._lock, res._lock:
-        res._sync_log_level()
+    with using(graph, res):
         native = core.cycle_count_list_cycles(res._native, graph._g, p, cap)
     return _cycle_list(native)
 
