@@ -119,8 +119,8 @@ void bind_device(nb::module_& m)
             auto const& a = nb::cast<device_snapshot const&>(self).view();
             std::size_t shape[1] = {static_cast<std::size_t>(a.size)};
             // Read-only (DLPack >= 1.0 says so); the snapshot stays alive while the export does.
-            return nb::ndarray<nb::array_api, nb::ro, nb::ndim<1>>(a.data, 1, shape, self, nullptr, dlpack_dtype(a.type),
-                                                    nb::device::cuda::value, a.device);
+            using export_t = nb::ndarray<nb::array_api, nb::ro, nb::ndim<1>>;
+            return export_t(a.data, 1, shape, self, nullptr, dlpack_dtype(a.type), nb::device::cuda::value, a.device);
           },
           "The memory as a nanobind ndarray (DLPack export, read-only).");
 
@@ -131,12 +131,13 @@ void bind_device(nb::module_& m)
         if (type != nb::device::cuda::value && type != nb::device::cuda_managed::value)
           throw dyng::invalid_argument("device_to_host: the array is not in CUDA memory (DLPack device type " +
                                        std::to_string(type) + ")");
-        // C-contiguous only: a strided device view would need a gather kernel; the typed layer
-        // asks the producer for a contiguous copy first.
+        // C-contiguous only (a strided device view would need a gather kernel): the error names
+        // the remedy, e.g. tensor.contiguous().
         std::int64_t expect = 1;
         for (std::size_t i = in.ndim(); i-- > 0;) {
           if (in.shape(i) > 1 && in.stride(i) != expect)
-            throw dyng::invalid_argument("device_to_host: the device array is not C-contiguous; make it contiguous first");
+            throw dyng::invalid_argument(
+                "device_to_host: the device array is not C-contiguous; pass a contiguous copy (e.g. tensor.contiguous())");
           expect *= static_cast<std::int64_t>(in.shape(i));
         }
         std::vector<std::size_t> shape(in.ndim());
