@@ -47,7 +47,7 @@ class Array:
     after the writer's with an event; :meth:`to_numpy` copies to the host on the writer's stream.
     :meth:`to_numpy` follows NumPy's ``copy`` meanings."""
 
-    __slots__ = ("_a", "_d", "_keep", "__weakref__")
+    __slots__ = ("_a", "_d", "__weakref__")
 
     def __init__(self, data: npt.NDArray[Any]) -> None:
         import numpy as np
@@ -56,22 +56,17 @@ class Array:
             raise TypeError("dyng.Array wraps a NumPy array; results make them")
         self._a: npt.NDArray[Any] | None = _read_only(data)
         self._d: Any = None
-        self._keep: Any = None
 
     @classmethod
     def _on_device(cls, snapshot: Any, keep: Any) -> Array:
-        """An Array over a native DeviceArray snapshot; ``keep`` (the writer's stream object) must
-        outlive the snapshot, which is freed on that stream."""
+        """An Array over a native DeviceArray snapshot. ``keep`` (the stream objects) must outlive
+        the snapshot, which is freed on the writer's stream: the snapshot holds it and releases it
+        after its memory, so the Array and any DLPack export of it may go in any order."""
         self = cls.__new__(cls)
         self._a = None  # the host copy, made on the first read that needs one
-        snapshot.keep = keep  # the snapshot (and so any DLPack export of it) keeps the streams
+        snapshot.keep = keep
         self._d = snapshot
-        self._keep = keep
         return self
-
-    def __del__(self) -> None:
-        # The device copy is freed on the writer's stream: before the stream object goes.
-        self._d = None
 
     def _host(self) -> npt.NDArray[Any]:
         """Host memory: the array; device memory: a read-only host copy, kept."""

@@ -31,7 +31,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._errors import BackendWarning
+from ._errors import BackendWarning, NotSupportedError
 
 if TYPE_CHECKING:
     from types import FrameType, ModuleType
@@ -355,3 +355,14 @@ def selection() -> Selection:
     native()
     assert _selection is not None
     return _selection
+
+
+def no_cuda_backend(what: str) -> NotSupportedError:
+    """The error of a CUDA request on a module without the CUDA backend: what was asked, the module
+    in use, the remedy and why the selection chose that module."""
+    sel = selection()
+    return NotSupportedError(
+        f"{what}, and this installation runs on {sel.module_name}, which has no CUDA backend; install "
+        "the plugin dyng-cu13 (or dyng-cu12) for your driver's CUDA major: "
+        f'`pip install "dyng[cu13]"`. Selection: {sel.reason}'
+    )

@@ -83,13 +83,7 @@ def _device_to_host(x: Any, dev: tuple[int, ...], name: str, copy: bool | None) 
     stream is ordered with; PyTorch refuses the per-thread one as a consumer stream)."""
     core = _backend.native()
     if not hasattr(core.Resources, "cuda"):
-        sel = _backend.selection()
-        raise NotSupportedError(
-            f"{name} is in CUDA memory (DLPack device {dev}), and this installation runs on "
-            f"{sel.module_name}, which has no CUDA backend; install the plugin dyng-cu13 (or dyng-cu12) for "
-            f'your driver\'s CUDA major, `pip install "dyng[cu13]"`, or move the array to the host. '
-            f"Selection: {sel.reason}"
-        )
+        raise _backend.no_cuda_backend(f"{name} is in CUDA memory (DLPack device {dev}; or move it to the host)")
     if copy is False:
         raise _refuse(name, "is in device memory")
     from ._array import Array

@@ -8,7 +8,7 @@ import threading
 from typing import Any
 
 from . import _backend, _log
-from ._errors import InvalidArgumentError, NotSupportedError
+from ._errors import InvalidArgumentError
 
 __all__ = ["Resources", "default_resources", "host_resources", "resolve"]
 
@@ -72,12 +72,7 @@ class Resources:
         alive until those are gone."""
         core = _backend.native()
         if not hasattr(core.Resources, "cuda"):
-            sel = _backend.selection()
-            raise NotSupportedError(
-                f"Resources.cuda(device={device}): this installation runs on {sel.module_name}, "
-                "which has no CUDA backend; install the plugin dyng-cu13 (or dyng-cu12) for your driver's CUDA "
-                'major: `pip install "dyng[cu13]"`. Selection: ' + sel.reason
-            )
+            raise _backend.no_cuda_backend(f"Resources.cuda(device={device}) asks for a CUDA device")
         if isinstance(device, bool) or not isinstance(device, int) or device < 0:
             raise InvalidArgumentError(f"Resources.cuda: device={device!r}; give a CUDA device ordinal (an int >= 0)")
         handle = stream_handle(stream)

@@ -1,5 +1,5 @@
-"""What the results of cycle_count and mosp share: the graph they belong to, staleness checks,
-and array snapshots cached per graph version (as dyng.sssp.Result does)."""
+"""What the results of every family share: the graph they belong to, staleness checks, and array
+snapshots cached per graph version."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ class ResultBase:
             )
 
     def _array(self, name: str, make: Callable[[], Any]) -> Array:
-        """A read-only snapshot made by ``make()`` (a NumPy array), once per graph version."""
+        """A read-only snapshot made by ``make()`` (a NumPy array, or a device Array), once per
+        graph version."""
         with self._graph._lock:
             self._check(name)
             version = self._r.graph_version
@@ -57,7 +58,8 @@ class ResultBase:
                 self._cache_version = version
             a = self._cache.get(name)
             if a is None:
-                a = self._cache[name] = Array(make())
+                made = make()
+                a = self._cache[name] = made if isinstance(made, Array) else Array(made)
         return a
 
     def _value(self, name: str, read: Callable[[], Any]) -> Any:

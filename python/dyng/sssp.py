@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import _backend
 from ._array import Array
-from ._errors import InvalidArgumentError, StaleResultError
+from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, as_batch, using
 from ._resources import Resources, resolve
+from ._result import ResultBase
 
 if TYPE_CHECKING:
     import numpy as np  # noqa: F401
@@ -40,7 +41,7 @@ def _stats(s: Any) -> Stats:
     return Stats(s.invalidated, s.affected, s.relaxations, s.iterations, s.recomputed, s.engine)
 
 
-class Result:
+class Result(ResultBase):
     """Shortest paths from :attr:`source` on :attr:`graph`. Read :attr:`distances` and
     :attr:`parents` (read-only :class:`dyng.Array` snapshots); bring it up to date with
     :func:`update` or ``dyng.update(graph, batch, results=[...])``. After its graph changed
@@ -50,24 +51,9 @@ class Result:
     by the graph's lock. Pickles together with its graph (``pickle.dumps((graph, result))``
     restores a result that is current for the restored graph)."""
 
-    __slots__ = ("_r", "_graph", "_cache", "_cache_version", "__weakref__")
-
-    def __init__(self, native: Any, graph: Graph) -> None:
-        self._r = native
-        self._graph = graph
-        self._cache: dict[str, Array] = {}
-        self._cache_version = -1
+    __slots__ = ()
 
     family = "sssp"
-
-    def __del__(self) -> None:
-        # The native result frees its device memory on the streams its graph keeps: it goes
-        # before them, also when a garbage collection clears a cycle in any order.
-        self._r = None
-
-    @property
-    def graph(self) -> Graph:
-        return self._graph
 
     @property
     def source(self) -> int:
@@ -77,51 +63,34 @@ class Result:
     def objective(self) -> int:
         return int(self._r.params.objective)
 
-    def is_current(self) -> bool:
-        """Whether the result matches its graph as it is now."""
-        return bool(self._r.is_current(self._graph._g))
+    def _describe(self) -> str:
+        return f"sssp result (source {self.source})"
 
-    def _check(self, what: str) -> None:
-        if not self._r.is_current(self._graph._g):
-            raise StaleResultError(
-                f"sssp result (source {self.source}): {what} of a stale result; it matches graph "
-                f"version {self._r.graph_version}, the graph is at version {self._graph.version}. "
-                "Pass the result to dyng.update(graph, batch, results=[...]) when changing the graph, "
-                "or compute it again"
-            )
+    def _tree_array(self, name: str) -> Array:
+        """distances or parents: a device copy for a CUDA result (no host round trip)."""
 
-    def _array(self, name: str) -> Array:
-        g = self._graph
-        with g._lock:
-            self._check(name)
-            version = self._r.graph_version
-            if self._cache_version != version:
-                self._cache = {}
-                self._cache_version = version
-            a = self._cache.get(name)
-            if a is None:
-                if name != "zero_arcs" and self._r.on_device:  # a device copy, no host round trip
-                    a = Array._on_device(getattr(self._r, "device_" + name)(), tuple(g._streams))
-                else:
-                    a = Array(getattr(self._r, name)())
-                self._cache[name] = a
-        return a
+        def make() -> Any:
+            if self._r.on_device:
+                return Array._on_device(getattr(self._r, "device_" + name)(), tuple(self._graph._streams))
+            return getattr(self._r, name)()
+
+        return self._array(name, make)
 
     @property
     def distances(self) -> Array:
         """Distances from the source (int64 or float64)."""
-        return self._array("distances")
+        return self._tree_array("distances")
 
     @property
     def parents(self) -> Array:
         """The canonical shortest-path tree: parent of each vertex, -1 for the source and
         unreachable vertices."""
-        return self._array("parents")
+        return self._tree_array("parents")
 
     @property
     def zero_arcs(self) -> Array:
         """Fewest zero-weight arcs on a shortest path to each vertex (part of the canonical key)."""
-        return self._array("zero_arcs")
+        return self._array("zero_arcs", self._r.zero_arcs)
 
     @property
     def stats(self) -> Stats:

@@ -8,6 +8,8 @@
 #include <nanobind/ndarray.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -40,6 +42,20 @@ template <class T>
 std::span<T const> as_span(in_array<T> const& a)
 {
   return {a.data(), a.shape(0)};
+}
+
+/// A stream handle from Python as C++ reads a cudaStream_t: None the per-thread default stream,
+/// an int that handle (0 the legacy default stream). from_stream is its inverse.
+inline cuda_stream to_stream(std::optional<std::uintptr_t> handle)
+{
+  if (!handle) return {};
+  return cuda_stream(reinterpret_cast<CUstream_st*>(*handle));  // NOLINT: a handle from Python
+}
+
+inline std::optional<std::uintptr_t> from_stream(cuda_stream s)
+{
+  if (s.is_per_thread_default()) return std::nullopt;
+  return reinterpret_cast<std::uintptr_t>(s.handle());  // NOLINT: a handle for Python
 }
 
 /// Raises a pending KeyboardInterrupt (or another signal handler's exception) as soon as a long

@@ -84,10 +84,7 @@ void bind_core(nb::module_& m)
       .def_prop_ro("device", &resources::device)
       .def_prop_ro(
           "stream",
-          [](resources const& r) -> std::optional<std::uintptr_t> {
-            if (r.stream().is_per_thread_default()) return std::nullopt;
-            return reinterpret_cast<std::uintptr_t>(r.stream().handle());  // NOLINT
-          },
+          [](resources const& r) { return from_stream(r.stream()); },
           "None: the per-thread default stream; else the cudaStream_t handle (0: the legacy one).")
       .def(
           "set_log_sink",
@@ -119,10 +116,8 @@ void bind_core(nb::module_& m)
   res.def_static(
       "cuda",
       [](int device, std::optional<std::uintptr_t> stream) {
-        cuda_stream s;  // None: the per-thread default stream
-        if (stream) s = cuda_stream(reinterpret_cast<CUstream_st*>(*stream));  // NOLINT: a handle from Python
         nb::gil_scoped_release release;
-        return resources::cuda(device, s);
+        return resources::cuda(device, to_stream(stream));
       },
       nb::arg("device") = 0, nb::arg("stream").none() = nb::none(),
       "CUDA on `device`; stream None is the per-thread default stream, an int a cudaStream_t (0: legacy).");

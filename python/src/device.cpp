@@ -17,20 +17,6 @@
 namespace dyng::python {
 namespace {
 
-/// A Python stream handle as C++ reads a cudaStream_t: None the per-thread default stream, an
-/// int the handle (0 the legacy default stream).
-cuda_stream to_stream(std::optional<std::uintptr_t> handle)
-{
-  if (!handle) return {};
-  return cuda_stream(reinterpret_cast<CUstream_st*>(*handle));  // NOLINT: a handle from Python
-}
-
-std::optional<std::uintptr_t> from_stream(cuda_stream s)
-{
-  if (s.is_per_thread_default()) return std::nullopt;
-  return reinterpret_cast<std::uintptr_t>(s.handle());  // NOLINT
-}
-
 char const* dtype_name(element_type t)
 {
   switch (t) {
