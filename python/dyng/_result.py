@@ -7,7 +7,8 @@ from typing import Any, Callable
 
 from ._array import Array
 from ._errors import StaleResultError
-from ._graph import Graph
+from ._graph import Batch, Graph, as_batch, using
+from ._resources import Resources, resolve
 
 __all__ = ["ResultBase"]
 
@@ -61,6 +62,15 @@ class ResultBase:
                 made = make()
                 a = self._cache[name] = made if isinstance(made, Array) else Array(made)
         return a
+
+    def _update(self, batch: Any, resources: Resources | None, native_update: Callable[..., Any]) -> Any:
+        """Commits ``batch`` to the graph and updates this result with ``native_update`` (the
+        family's native update); returns its native stats. Nothing changes on an error."""
+        b = batch if type(batch) is Batch else as_batch(batch)
+        res = resolve(resources)
+        g = self._graph
+        with using(g, res):
+            return native_update(res._native, g._g, b._b, self._r)
 
     def _value(self, name: str, read: Callable[[], Any]) -> Any:
         """A value read under the graph's lock from a current result."""

@@ -25,7 +25,7 @@ from typing import Any, overload
 from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
-from ._graph import Batch, Graph, as_batch, using
+from ._graph import Batch, Graph, using
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -237,12 +237,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     unless ``missing="ignore"``. On an error (invalid batch, stale result) nothing has changed."""
     if type(result) is not Result:
         raise TypeError(f"result must be a dyng.cycle_count.Result, not {type(result).__name__}")
-    b = as_batch(batch)
-    res = resolve(resources)
-    g = result._graph
-    with using(g, res):
-        s = _backend.native().cycle_count_update(res._native, g._g, b._b, result._r)
-    return _stats(s)
+    return _stats(result._update(batch, resources, _backend.native().cycle_count_update))
 
 
 def verify(result: Result) -> str:

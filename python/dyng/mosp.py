@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence
 from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
-from ._graph import Batch, Graph, _enum, as_batch, using
+from ._graph import Batch, Graph, _enum, using
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -202,12 +202,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     (invalid batch, stale result) nothing has changed."""
     if type(result) is not Result:
         raise TypeError(f"result must be a dyng.mosp.Result, not {type(result).__name__}")
-    b = as_batch(batch)
-    res = resolve(resources)
-    g = result._graph
-    with using(g, res):
-        s = _backend.native().mosp_update(res._native, g._g, b._b, result._r)
-    return _stats(s)
+    return _stats(result._update(batch, resources, _backend.native().mosp_update))
 
 
 def verify(result: Result) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
-from ._graph import Batch, Graph, _enum, as_batch, using
+from ._graph import Batch, Graph, _enum, using
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -150,12 +150,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     error (invalid batch, stale result) nothing has changed."""
     if type(result) is not Result:
         raise TypeError(f"result must be a dyng.sssp.Result, not {type(result).__name__}")
-    b = batch if type(batch) is Batch else as_batch(batch)
-    res = resources if resources is not None else resolve(None)
-    g = result._graph
-    with using(g, res):
-        s = _backend._module.sssp_update(res._native, g._g, b._b, result._r)  # type: ignore[union-attr]
-    return _stats(s)
+    return _stats(result._update(batch, resources, _backend.native().sssp_update))
 
 
 def verify(result: Result) -> str:
