@@ -38,15 +38,21 @@ PLATFORM = re.compile(r"^(linux_x86_64|manylinux_\d+_\d+_x86_64|manylinux(1|2010
 
 
 # ---- ELF: the DT_NEEDED entries of a shared object --------------------------------------------
-def elf_needed(data: bytes) -> list[str]:
-    """The DT_NEEDED names of an ELF file, read as the loader does: the PT_DYNAMIC segment, and
-    its DT_STRTAB address mapped to a file offset through the PT_LOAD segments."""
+def elf_class(data: bytes) -> tuple[int, str]:
+    """(32 or 64, the struct byte-order prefix) of an ELF file."""
     if data[:4] != b"\x7fELF":
         raise ValueError("not an ELF file")
     bits = {1: 32, 2: 64}.get(data[4])
     order = {1: "<", 2: ">"}.get(data[5])
     if bits is None or order is None:
         raise ValueError("unknown ELF class or byte order")
+    return bits, order
+
+
+def elf_needed(data: bytes) -> list[str]:
+    """The DT_NEEDED names of an ELF file, read as the loader does: the PT_DYNAMIC segment, and
+    its DT_STRTAB address mapped to a file offset through the PT_LOAD segments."""
+    bits, order = elf_class(data)
     if bits == 64:
         phoff, = struct.unpack_from(order + "Q", data, 0x20)
         phentsize, phnum = struct.unpack_from(order + "HH", data, 0x36)
@@ -95,12 +101,7 @@ def elf_needed(data: bytes) -> list[str]:
 def elf_exports(data: bytes) -> list[str]:
     """The symbols an ELF file exports: defined entries of .dynsym (the section headers) with
     global, weak or GNU-unique binding and default or protected visibility."""
-    if data[:4] != b"\x7fELF":
-        raise ValueError("not an ELF file")
-    bits = {1: 32, 2: 64}.get(data[4])
-    order = {1: "<", 2: ">"}.get(data[5])
-    if bits is None or order is None:
-        raise ValueError("unknown ELF class or byte order")
+    bits, order = elf_class(data)
     if bits == 64:
         shoff, = struct.unpack_from(order + "Q", data, 0x28)
         shentsize, shnum = struct.unpack_from(order + "HH", data, 0x3A)
