@@ -106,19 +106,22 @@ void resources::set_profiler(std::shared_ptr<dyng::profiler> p) const { s_->prof
 
 #if !defined(DYNG_HAVE_CUDA)
 // dyng/core/device_array.hpp without the CUDA backend (src/core/cuda/interop.cu has the real ones).
-namespace dyng::cuda_interop {
+namespace dyng {
 namespace {
 [[noreturn]] void no_cuda(char const* who)
 {
   throw not_supported(std::string(who) + ": this build of dyng has no CUDA backend (device arrays come from CUDA results)");
 }
 }  // namespace
-void order_after(device_array const&, cuda_stream) { no_cuda("cuda_interop::order_after"); }
-void copy_to_host(device_array const&, void*) { no_cuda("cuda_interop::copy_to_host"); }
-void copy_device_to_host(int, void const*, std::size_t, void*) { no_cuda("cuda_interop::copy_device_to_host"); }
-}  // namespace dyng::cuda_interop
-namespace dyng {
-device_array_copy::device_array_copy(device_array const& a) : a_(a) { cuda_interop::order_after(a, {}); }
+
+device_array_copy::device_array_copy(device_array const& a) : a_(a) { no_cuda("device_array_copy"); }
 device_array_copy::~device_array_copy() = default;
+
+void cuda_interop::order_after(device_array const&, cuda_stream) { no_cuda("cuda_interop::order_after"); }
+void cuda_interop::copy_to_host(device_array const&, void*) { no_cuda("cuda_interop::copy_to_host"); }
+void cuda_interop::copy_device_to_host(int, void const*, std::size_t, void*)
+{
+  no_cuda("cuda_interop::copy_device_to_host");
+}
 }  // namespace dyng
 #endif

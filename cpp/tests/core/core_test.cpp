@@ -1,7 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
+#include "dyng/core/device_array.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/resources.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/sssp/sssp.hpp"
 
 TEST(Resources, SequentialHasOneThread)
 {
@@ -40,4 +46,36 @@ TEST(Profiler, RecordsStagesAndCounters)
   EXPECT_EQ(p.counters().at("x.count"), 7);
   EXPECT_NE(p.to_json().find("\"x.count\": 7"), std::string::npos);
   EXPECT_NE(p.to_csv().find("counter,x.count"), std::string::npos);
+}
+
+// dyng/core/device_array.hpp without a device: host memory is refused before any CUDA call (a
+// CUDA build), and a build without CUDA says so; a CPU result has no device arrays.
+TEST(DeviceArray, HostMemoryAndBuildsWithoutCudaAreRefused)
+{
+  EXPECT_EQ(dyng::element_size(dyng::element_type::int32), 4U);
+  EXPECT_EQ(dyng::element_size(dyng::element_type::int64), 8U);
+  EXPECT_EQ(dyng::element_size(dyng::element_type::float64), 8U);
+  std::vector<std::int64_t> host(3, 7);
+  dyng::device_array const a{host.data(), 3, dyng::element_type::int64, -1, {}};
+  std::vector<std::int64_t> out(3, 0);
+  if (dyng::cuda_available()) {
+    EXPECT_THROW(dyng::cuda_interop::order_after(a, {}), dyng::invalid_argument);
+    EXPECT_THROW(dyng::cuda_interop::copy_to_host(a, out.data()), dyng::invalid_argument);
+    EXPECT_THROW(dyng::device_array_copy{a}, dyng::invalid_argument);
+  } else {
+    EXPECT_THROW(dyng::cuda_interop::order_after(a, {}), dyng::not_supported);
+    EXPECT_THROW(dyng::cuda_interop::copy_to_host(a, out.data()), dyng::not_supported);
+    EXPECT_THROW(dyng::cuda_interop::copy_device_to_host(0, host.data(), 8, out.data()), dyng::not_supported);
+    EXPECT_THROW(dyng::device_array_copy{a}, dyng::not_supported);
+  }
+  EXPECT_EQ(out, std::vector<std::int64_t>(3, 0));  // nothing was copied
+
+  auto const seq = dyng::resources::sequential();
+  std::vector<dyng::vertex_t> src{0}, dst{1};
+  std::vector<std::int32_t> w{1};
+  auto const g = dyng::graph::from_edges(seq, 2, src, dst, w, {});
+  auto const r = dyng::sssp::compute(seq, g, {.source = 0});
+  EXPECT_FALSE(r.on_device());
+  EXPECT_THROW((void)r.device_distances(), dyng::invalid_argument);
+  EXPECT_THROW((void)r.device_parents(), dyng::invalid_argument);
 }
