@@ -26,14 +26,16 @@ _LEGACY, _PER_THREAD = 0, None
 
 def _consumer_stream(stream: Any) -> tuple[bool, int | None]:
     """(order?, native handle) for a DLPack consumer's ``stream``."""
-    if stream is None or stream == 1:
+    if stream is None:
+        return True, _LEGACY
+    if isinstance(stream, bool) or not isinstance(stream, int) or stream < -1:
+        raise BufferError(f"dyng.Array.__dlpack__: stream={stream!r}; give None, 1, 2, -1 or a cudaStream_t handle")
+    if stream == 1:
         return True, _LEGACY
     if stream == 2:
         return True, _PER_THREAD
     if stream == -1:
         return False, None
-    if isinstance(stream, bool) or not isinstance(stream, int) or stream < 0:
-        raise BufferError(f"dyng.Array.__dlpack__: stream={stream!r}; give None, 1, 2, -1 or a cudaStream_t handle")
     if stream == 0:
         raise BufferError("dyng.Array.__dlpack__: stream=0 is ambiguous in DLPack; pass 1 (legacy) or 2 (per-thread)")
     return True, stream

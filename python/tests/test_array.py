@@ -63,3 +63,17 @@ def test_snapshot_does_not_change_after_update() -> None:
     dyng.sssp.update(r, dyng.Batch().insert(0, 1, 2))
     assert before.tolist() == [0, 5] and r.distances.tolist() == [0, 2]
     assert r.distances is r.distances  # cached per graph version
+
+
+def test_dlpack_stream_values_of_a_consumer() -> None:
+    # The DLPack stream values as the native module reads them: (order?, handle), None being the
+    # per-thread default stream and 0 the legacy one.
+    from dyng._array import _consumer_stream
+
+    assert _consumer_stream(None) == (True, 0) and _consumer_stream(1) == (True, 0)
+    assert _consumer_stream(2) == (True, None)
+    assert _consumer_stream(-1) == (False, None)
+    assert _consumer_stream(0x7F00) == (True, 0x7F00)
+    for bad in (0, -2, True, 1.5, "s"):
+        with pytest.raises(BufferError):
+            _consumer_stream(bad)

@@ -184,3 +184,27 @@ def test_exit_reports_no_leaked_native_objects() -> None:
              "print(dyng.cycle_count.compute(g, 3).total)")
     assert p.returncode == 0 and p.stdout.strip() == "1", p.stderr
     assert "leaked" not in p.stderr, p.stderr
+
+
+def test_stream_arguments_read_as_cpp_reads_them() -> None:
+    from dyng._resources import stream_handle
+
+    class Protocol:
+        def __init__(self, version: int) -> None:
+            self.version = version
+
+        def __cuda_stream__(self) -> tuple[int, int]:
+            return (self.version, 0x1234)
+
+    class TorchLike:
+        cuda_stream = 0x55
+
+    class CupyLike:
+        ptr = 0
+
+    assert stream_handle(None) is None and stream_handle(0) == 0 and stream_handle(0x99) == 0x99
+    assert stream_handle(Protocol(0)) == 0x1234
+    assert stream_handle(TorchLike()) == 0x55 and stream_handle(CupyLike()) == 0
+    for bad in (True, -1, "fast", 1.5, Protocol(1)):
+        with pytest.raises(dyng.InvalidArgumentError):
+            stream_handle(bad)
