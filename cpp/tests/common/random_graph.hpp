@@ -112,6 +112,17 @@ class generator {
   std::mt19937_64 rng_;
 };
 
+/// A graph of `n` vertices with the arcs `arcs` (u -> v; both directions when undirected) and no
+/// weight column beyond unit weights: the small known graphs of the tests.
+inline graph unweighted_graph(resources const& res, vertex_t n, std::vector<std::pair<vertex_t, vertex_t>> const& arcs,
+                              bool directed = true)
+{
+  std::vector<vertex_t> s, d;
+  for (auto const& [u, v] : arcs) s.push_back(u), d.push_back(v);
+  std::vector<std::int32_t> const unit;
+  return graph::from_edges(res, n, s, d, unit, {.directed = directed});
+}
+
 /// The arcs of a simple graph as a map (u, v) -> weights.
 inline std::map<std::pair<vertex_t, vertex_t>, std::vector<double>> arc_map(graph const& g)
 {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 
+#include "common/backends.hpp"
 #include "common/cycle_lists.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
@@ -23,24 +24,7 @@ using test::brute_force_cycles;
 using test::cycle;
 using test::diff_list;
 
-std::vector<std::pair<std::string, resources>> cpu_backends()
-{
-  std::vector<std::pair<std::string, resources>> out{{"seq", resources::sequential()}};
-  if (openmp_available()) {
-    out.emplace_back("omp(1)", resources::openmp(1));
-    out.emplace_back("omp(4)", resources::openmp(4));
-  }
-  return out;
-}
-
-graph make(resources const& res, vertex_t n, std::vector<std::pair<vertex_t, vertex_t>> const& arcs,
-           bool directed = true)
-{
-  std::vector<vertex_t> s, d;
-  for (auto const& [u, v] : arcs) s.push_back(u), d.push_back(v);
-  std::vector<std::int32_t> const unit;
-  return graph::from_edges(res, n, s, d, unit, {.directed = directed});
-}
+std::vector<std::pair<std::string, resources>> cpu_backends() { return test::cpu_backends(4); }
 
 /// The caps worth trying for `total` cycles: the edges of every length and of the list.
 std::vector<std::int64_t> caps_for(std::uint64_t total, std::vector<std::uint64_t> const& hist)
@@ -67,7 +51,7 @@ TEST(CycleCountList, SmallKnownGraphs)
     for (vertex_t u = 0; u < 4; ++u)
       for (vertex_t v = 0; v < 4; ++v)
         if (u != v) k4.emplace_back(u, v);
-    auto const g = make(res, 4, k4);
+    auto const g = test::unweighted_graph(res, 4, k4);
     auto const all = cycle_count::list_cycles(res, g, {.k = 4}, 100);
     EXPECT_EQ(all.size(), 20u) << name;
     EXPECT_EQ(all.total, 20u);
@@ -84,11 +68,11 @@ TEST(CycleCountList, SmallKnownGraphs)
     EXPECT_EQ(test::cycles_of(cut), std::vector<cycle>(want.begin(), want.begin() + 9)) << name;
     EXPECT_EQ(cut.offsets, (std::vector<std::int64_t>{0, 2, 4, 6, 8, 10, 12, 15, 18, 21}));
     // An undirected triangle: each edge a 2-cycle, the 3-cycle once per orientation.
-    auto const tri = make(res, 3, {{0, 1}, {1, 2}, {2, 0}}, false);
+    auto const tri = test::unweighted_graph(res, 3, {{0, 1}, {1, 2}, {2, 0}}, false);
     EXPECT_EQ(test::cycles_of(cycle_count::list_cycles(res, tri, {.k = cycle_count::unbounded}, 10)),
               (std::vector<cycle>{{0, 1}, {0, 2}, {1, 2}, {0, 1, 2}, {0, 2, 1}}));
     // Self-loops are on no cycle; a graph without cycles lists none.
-    auto const loops = make(res, 3, {{0, 0}, {1, 1}, {0, 1}, {1, 2}});
+    auto const loops = test::unweighted_graph(res, 3, {{0, 0}, {1, 1}, {0, 1}, {1, 2}});
     auto const none = cycle_count::list_cycles(res, loops, {.k = 5}, 1);
     EXPECT_EQ(none.size(), 0u);
     EXPECT_EQ(none.offsets, std::vector<std::int64_t>{0});
@@ -96,7 +80,7 @@ TEST(CycleCountList, SmallKnownGraphs)
     EXPECT_FALSE(none.truncated);
     EXPECT_FALSE(none.stats.engine.empty());
     // Cycles are written from their smallest vertex along the arcs: 2 -> 0 -> 1 -> 2 is (0 1 2).
-    auto const rot = make(res, 3, {{2, 0}, {0, 1}, {1, 2}});
+    auto const rot = test::unweighted_graph(res, 3, {{2, 0}, {0, 1}, {1, 2}});
     EXPECT_EQ(test::cycles_of(cycle_count::list_cycles(res, rot, {.k = 3}, 1)), (std::vector<cycle>{{0, 1, 2}}));
   }
 }
@@ -260,7 +244,7 @@ TEST(CycleCountList, FixtureGraphsListEveryCycle)
 TEST(CycleCountList, BadArgumentsRaiseAndChangeNothing)
 {
   auto const res = resources::sequential();
-  auto g = make(res, 4, {{0, 1}, {1, 2}, {2, 0}, {1, 0}});
+  auto g = test::unweighted_graph(res, 4, {{0, 1}, {1, 2}, {2, 0}, {1, 0}});
   auto r = cycle_count::compute(res, g, {.k = 3});
   auto const version = g.version();
   auto const refused = [&](auto&& call, std::string const& fragment) {
@@ -283,7 +267,7 @@ TEST(CycleCountList, BadArgumentsRaiseAndChangeNothing)
   refused([&] { return cycle_count::list_cycles(res, g, {.k = 1}, 5); }, "k = 1 is invalid");
   refused([&] { return cycle_count::list_cycles(res, g, {.k = 3, .engine = "cycle_count.nope"}, 5); }, "no engine");
   // A result of another graph, or a stale one.
-  auto other = make(res, 4, {{0, 1}, {1, 0}});
+  auto other = test::unweighted_graph(res, 4, {{0, 1}, {1, 0}});
   auto const r_other = cycle_count::compute(res, other, {.k = 3});
   EXPECT_THROW((void)cycle_count::list_cycles(res, g, r_other, 5), stale_result);
   auto stale = cycle_count::compute(res, other, {.k = 3});
@@ -316,7 +300,7 @@ TEST(CycleCountList, ManyCyclesSmallCap)
     for (vertex_t u = 0; u < 9; ++u)
       for (vertex_t v = 0; v < 9; ++v)
         if (u != v) arcs.emplace_back(u, v);
-    auto const g = make(res, 9, arcs);
+    auto const g = test::unweighted_graph(res, 9, arcs);
     auto const l = cycle_count::list_cycles(res, g, {.k = cycle_count::unbounded}, 3);
     EXPECT_EQ(l.total, 125664u) << name;
     EXPECT_TRUE(l.truncated);

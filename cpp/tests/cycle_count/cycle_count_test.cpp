@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/backends.hpp"
 #include "common/conformance.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
@@ -26,15 +27,7 @@ namespace {
 
 using namespace dyng;
 
-std::vector<std::pair<std::string, resources>> cpu_backends()
-{
-  std::vector<std::pair<std::string, resources>> out{{"seq", resources::sequential()}};
-  if (openmp_available()) {
-    out.emplace_back("omp(1)", resources::openmp(1));
-    out.emplace_back("omp(4)", resources::openmp(4));
-  }
-  return out;
-}
+std::vector<std::pair<std::string, resources>> cpu_backends() { return test::cpu_backends(4); }
 
 std::string diff_hist(cycle_count::result const& a, cycle_count::result const& b)
 {
@@ -79,15 +72,6 @@ INSTANTIATE_TYPED_TEST_SUITE_P(CycleCount, Conformance, families);
 }  // namespace dyng::test
 namespace {
 
-graph make(resources const& res, vertex_t n, std::vector<std::pair<vertex_t, vertex_t>> const& arcs,
-           bool directed = true)
-{
-  std::vector<vertex_t> s, d;
-  for (auto const& [u, v] : arcs) s.push_back(u), d.push_back(v);
-  std::vector<std::int32_t> const unit;
-  return graph::from_edges(res, n, s, d, unit, {.directed = directed});
-}
-
 TEST(CycleCount, SmallKnownGraphs)
 {
   for (auto const& [name, res] : cpu_backends()) {
@@ -96,19 +80,19 @@ TEST(CycleCount, SmallKnownGraphs)
     for (vertex_t u = 0; u < 4; ++u)
       for (vertex_t v = 0; v < 4; ++v)
         if (u != v) k4.emplace_back(u, v);
-    auto const g = make(res, 4, k4);
+    auto const g = test::unweighted_graph(res, 4, k4);
     auto const r = cycle_count::compute(res, g, {.k = 4});
     EXPECT_EQ(std::vector<std::uint64_t>(r.histogram().begin(), r.histogram().end()),
               (std::vector<std::uint64_t>{0, 0, 6, 8, 6})) << name;
     EXPECT_EQ(r.total(), 20u);
     EXPECT_EQ(cycle_count::compute(res, g, {.k = 3}).total(), 14u);
     // An undirected triangle: 3 2-cycles (each edge both ways) and 2 3-cycles (orientations).
-    auto const tri = make(res, 3, {{0, 1}, {1, 2}, {2, 0}}, false);
+    auto const tri = test::unweighted_graph(res, 3, {{0, 1}, {1, 2}, {2, 0}}, false);
     auto const t = cycle_count::compute(res, tri, {.k = cycle_count::unbounded});
     EXPECT_EQ(t.histogram()[2], 3u);
     EXPECT_EQ(t.histogram()[3], 2u);
     // Self-loops are on no cycle.
-    auto const loops = make(res, 2, {{0, 0}, {1, 1}, {0, 1}});
+    auto const loops = test::unweighted_graph(res, 2, {{0, 0}, {1, 1}, {0, 1}});
     EXPECT_EQ(cycle_count::compute(res, loops, {.k = 5}).total(), 0u) << name;
   }
 }
@@ -165,7 +149,7 @@ TEST(CycleCount, UpdateEqualsRecountOnMessyBatches)
 TEST(CycleCount, InvalidBatchesRaiseAndChangeNothing)
 {
   for (auto const& [name, res] : cpu_backends()) {
-    auto g = make(res, 4, {{0, 1}, {1, 2}, {2, 0}, {2, 3}});
+    auto g = test::unweighted_graph(res, 4, {{0, 1}, {1, 2}, {2, 0}, {2, 3}});
     auto r = cycle_count::compute(res, g, {.k = 4});
     auto const version = g.version();
     auto const expect_refused = [&](batch const& b, std::string const& fragment) {
@@ -208,7 +192,7 @@ TEST(CycleCount, InvalidBatchesRaiseAndChangeNothing)
 TEST(CycleCount, ParamsAndDispatch)
 {
   auto const res = resources::sequential();
-  auto g = make(res, 3, {{0, 1}, {1, 0}});
+  auto g = test::unweighted_graph(res, 3, {{0, 1}, {1, 0}});
   EXPECT_THROW((void)cycle_count::compute(res, g, {.k = 1}), invalid_argument);
   EXPECT_THROW((void)cycle_count::compute(res, g, {.k = 0}), invalid_argument);
   EXPECT_THROW((void)cycle_count::compute(res, g, {.k = -2}), invalid_argument);
@@ -276,7 +260,7 @@ TEST(CycleCountGenerator, UniformAndShuffleAreLibstdcxxDraws)
 TEST(CycleCountGenerator, RulesAndErrors)
 {
   auto const res = resources::sequential();
-  auto const g = make(res, 5, {{0, 1}, {1, 2}, {2, 0}, {3, 4}});
+  auto const g = test::unweighted_graph(res, 5, {{0, 1}, {1, 2}, {2, 0}, {3, 4}});
   auto const b = cycle_count::generate_batch(g, {.deletions = 2, .insertions = 5, .seed = 9});
   EXPECT_EQ(b.deletions(), 2u);
   EXPECT_EQ(b.insertions(), 5u);

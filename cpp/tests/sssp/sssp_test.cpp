@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "common/backends.hpp"
 #include "common/conformance.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
@@ -13,15 +14,7 @@ namespace {
 using namespace dyng;
 using test::graph_spec;
 
-std::vector<std::pair<std::string, resources>> cpu_backends()
-{
-  std::vector<std::pair<std::string, resources>> out{{"sequential", resources::sequential()}};
-  if (openmp_available()) {
-    out.emplace_back("openmp(1)", resources::openmp(1));
-    out.emplace_back("openmp(3)", resources::openmp(3));
-  }
-  return out;
-}
+using test::cpu_backends;
 
 struct sssp_family {
   using result_type = sssp::result;
