@@ -36,7 +36,9 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
+using dyng::bench::add_graph_counters;
 using dyng::bench::data_dir;
+using dyng::bench::inverse_of;
 
 struct graph_case {
   char const* name;
@@ -80,34 +82,6 @@ bool skip_on_device(benchmark::State& state, resources const& res, graph const& 
   if (res.backend() != backend::cuda || g.weight_type() == weight_type::int32) return false;
   state.SkipWithError("float64 weights: the CUDA engines take int32 weights");
   return true;
-}
-
-/// The exact inverse of a set-semantics batch of deletions and new-edge insertions.
-batch inverse_of(graph const& g, batch const& b)
-{
-  batch inv(g.k());
-  auto const csr = g.to_csr();
-  auto const k = static_cast<std::size_t>(g.k());
-  for (std::size_t i = 0; i < b.insertions(); ++i) inv.erase(b.insert_src()[i], b.insert_dst()[i]);
-  std::vector<double> w(k);
-  for (std::size_t i = 0; i < b.deletions(); ++i) {
-    auto const u = static_cast<std::size_t>(b.erase_src()[i]);
-    for (auto e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) {
-      if (csr.targets[static_cast<std::size_t>(e)] != b.erase_dst()[i]) continue;
-      std::visit([&](auto const& ws) {
-        for (std::size_t c = 0; c < k; ++c) w[c] = static_cast<double>(ws[static_cast<std::size_t>(e) * k + c]);
-      }, csr.weights);
-      break;
-    }
-    inv.insert(b.erase_src()[i], b.erase_dst()[i], w);
-  }
-  return inv;
-}
-
-void add_graph_counters(benchmark::State& state, graph const& g)
-{
-  state.counters["vertices"] = g.num_vertices();
-  state.counters["arcs"] = static_cast<double>(g.num_edges());
 }
 
 void BM_mosp_compute(benchmark::State& state, graph_case c, int backend)
