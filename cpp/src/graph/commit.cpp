@@ -292,9 +292,8 @@ void check_row(char const* what, std::size_t j, vertex_t u, vertex_t v, vertex_t
   }
 }
 
-/// Step 1 of every commit (host or device): shape, ids and weights, row by row.
-template <class W>
-void check_rows(graph_impl const& g, batch const& b)
+/// Step 1 of every commit (host or device): shape, then ids and weights, row by row.
+void check_shape(graph_impl const& g, batch const& b)
 {
   std::size_t const k = static_cast<std::size_t>(g.k);
   bool const mosp = b.semantics() == batch_semantics::mosp;
@@ -306,14 +305,32 @@ void check_rows(graph_impl const& g, batch const& b)
   DYNG_ASSERT(b.insert_weights().size() == b.insertions() * k && b.change_weights().size() == b.weight_changes() * k &&
                   b.upsert_order().size() == b.insertions() + b.weight_changes(),
               "batch arrays out of step");
-  for (std::size_t j = 0; j < b.deletions(); ++j)
-    check_row<W>("deletion", j, b.erase_src()[j], b.erase_dst()[j], g.n, {});
-  for (std::size_t j = 0; j < b.insertions(); ++j)
-    check_row<W>("insertion", j, b.insert_src()[j], b.insert_dst()[j], g.n,
-                 b.insert_weights().subspan(j * k, k));
-  for (std::size_t j = 0; j < b.weight_changes(); ++j)
-    check_row<W>("weight change", j, b.change_src()[j], b.change_dst()[j], g.n,
-                 b.change_weights().subspan(j * k, k));
+}
+
+template <class W>
+void check_row_of(graph_impl const& g, batch const& b, batch_list list, std::size_t j)
+{
+  std::size_t const k = static_cast<std::size_t>(g.k);
+  switch (list) {
+    case batch_list::deletion:
+      check_row<W>("deletion", j, b.erase_src()[j], b.erase_dst()[j], g.n, {});
+      break;
+    case batch_list::insertion:
+      check_row<W>("insertion", j, b.insert_src()[j], b.insert_dst()[j], g.n, b.insert_weights().subspan(j * k, k));
+      break;
+    case batch_list::weight_change:
+      check_row<W>("weight change", j, b.change_src()[j], b.change_dst()[j], g.n, b.change_weights().subspan(j * k, k));
+      break;
+  }
+}
+
+template <class W>
+void check_rows(graph_impl const& g, batch const& b)
+{
+  check_shape(g, b);
+  for (std::size_t j = 0; j < b.deletions(); ++j) check_row_of<W>(g, b, batch_list::deletion, j);
+  for (std::size_t j = 0; j < b.insertions(); ++j) check_row_of<W>(g, b, batch_list::insertion, j);
+  for (std::size_t j = 0; j < b.weight_changes(); ++j) check_row_of<W>(g, b, batch_list::weight_change, j);
 }
 
 template <class W>
@@ -473,6 +490,18 @@ void check_batch_rows(graph_impl const& g, batch const& b)
       g.store);
 }
 
+void check_batch_shape(graph_impl const& g, batch const& b) { check_shape(g, b); }
+
+void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::size_t j)
+{
+  std::visit(
+      [&](auto const& store) {
+        using W = typename std::remove_cvref_t<decltype(store.out.weight)>::value_type;
+        check_row_of<W>(g, b, list, j);
+      },
+      g.store);
+}
+
 }  // namespace detail
 
 commit_stats graph::commit(resources const& res, batch const& b)
@@ -493,5 +522,15 @@ commit_stats graph::commit(resources const& res, batch const& b)
   ++g.version;  // always, also for an empty batch: one commit, one version (docs/adr/0002)
   return stats;
 }
+
+#if defined(DYNG_HAVE_CUDA)
+commit_stats detail::commit_device_rows(resources const& res, graph& g, device_rows const& rows)
+{
+  scoped_stage stage(res.profiler(), "graph.commit");
+  auto stats = device_commit_rows(res, g.impl(), rows);
+  ++g.impl().version;
+  return stats;
+}
+#endif
 
 }  // namespace dyng

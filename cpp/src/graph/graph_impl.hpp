@@ -106,6 +106,14 @@ graph host_copy(graph const& g);
 /// Checks a batch's shape, ids and weights against the graph (step 1 of every commit).
 /// @throws invalid_argument naming the batch row.
 void check_batch_rows(graph_impl const& g, batch const& b);
+/// The shape alone (k, semantics): what the device commit checks on the host.
+void check_batch_shape(graph_impl const& g, batch const& b);
+/// The lists of a batch, in the order their rows are checked.
+enum class batch_list : std::uint8_t { deletion, insertion, weight_change };
+/// Checks one row (ids, weights); the device commit calls it for the first row its kernels
+/// flagged, so both commits word an error the same way.
+/// @throws invalid_argument naming the row, if it is invalid.
+void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::size_t j);
 
 #if defined(DYNG_HAVE_CUDA)
 // The device side of a graph (graph/cuda/device_graph.cu).
@@ -114,6 +122,23 @@ host_csr device_to_csr(graph_impl const& g);                     ///< compact ho
 std::shared_ptr<device_store> device_clone(graph_impl const& g);  ///< deep copy on the device
 commit_stats device_commit(resources const& res, graph_impl& g, batch const& b);
 #endif
+
+/// A batch whose rows are already in device memory (a family's derived batch, e.g. mosp's
+/// combined graph): every deletion, then the insertions in order, int32 weights row-major (k
+/// per row), set semantics with missing_edge::error. Nothing reaches the host but status words.
+struct device_rows {
+  std::int64_t deletions = 0;
+  vertex_t const* erase_src = nullptr;
+  vertex_t const* erase_dst = nullptr;
+  std::int64_t insertions = 0;
+  vertex_t const* insert_src = nullptr;
+  vertex_t const* insert_dst = nullptr;
+  std::int32_t const* insert_weights = nullptr;
+};
+/// Defined in CUDA builds only: the graph layer's device commit of such rows, and graph::commit's
+/// counterpart around it (the same version rule: one commit, one version).
+commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows);
+commit_stats commit_device_rows(resources const& res, graph& g, device_rows const& rows);
 
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;

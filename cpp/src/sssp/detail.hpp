@@ -160,6 +160,8 @@ void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& p
 std::shared_ptr<device_result> clone(device_result const& d);
 /// Refuses a batch whose weights could overflow the packed device keys (before any change).
 void cuda_check_batch(device_result& d, graph_impl const& g, batch const& b);
+/// The same for a batch in device memory whose weights are at most `bound` (a family's derived batch).
+void cuda_admit_weights(device_result& d, std::int64_t bound);
 /// A CUDA result's device parent array (n entries, -1 for the source and unreachable vertices),
 /// valid until the result's next compute or update; for families composed from sssp (mosp).
 vertex_t const* device_parents(device_result const& d) noexcept;

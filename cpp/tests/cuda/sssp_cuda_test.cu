@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "dyng/io/io.hpp"
 #include "dyng/core/device_array.hpp"
 #include "dyng/sssp/sssp.hpp"
+#include "graph/graph_impl.hpp"
 
 namespace {
 
@@ -136,6 +138,106 @@ TEST_F(SsspCuda, DeviceCommitRejectsLikeTheHost)
   EXPECT_EQ(g.version(), version);
   EXPECT_THROW(g.commit(resources::sequential(), batch().insert(0, 2, 1.0)), invalid_argument);
   EXPECT_THROW((void)sssp::compute(resources::sequential(), g, {}), invalid_argument);
+}
+
+// The device checks ids and weights in its staging kernel; every refusal must read as the host
+// commit's, name the first bad row of the first list that has one, and change nothing.
+TEST_F(SsspCuda, DeviceCommitWordsEveryRefusalAsTheHost)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  double const nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<batch> bad;
+  bad.push_back(batch().insert(0, 1, 2.0).erase(0, 1).erase(7, 1));             // deletion id
+  bad.push_back(batch().erase(0, 1).insert(0, 2, 1.0).insert(-1, 2, 1.0));      // insertion id
+  bad.push_back(batch().insert(0, 2, 1.0).insert(1, 2, nan));                    // NaN
+  bad.push_back(batch().insert(0, 2, -3.0));                                     // negative
+  bad.push_back(batch().insert(0, 2, 1.5));                                      // not an integer
+  bad.push_back(batch().insert(0, 2, 4294967296.0));                             // beyond int32
+  bad.push_back(batch().set_weights(0, 1, 2.0).insert(0, 2, 1.0).set_weights(1, 9, 1.0));  // change id
+  bad.push_back(batch().set_weights(0, 1, 2.0).set_weights(1, 2, -1.0));         // change weight
+  bad.push_back(batch().insert(0, 2, nan).erase(9, 9));                          // deletions first
+  bad.push_back(batch().set_weights(0, 1, nan).insert(0, 2, -1.0));              // then insertions
+  bad.push_back(batch().erase(2, 0));                                            // missing edge
+  bad.push_back(batch().set_weights(0, 1, 4.0).set_weights(0, 2, 1.0).insert(0, 2, 1.0));  // missing change
+  for (bool directed : {true, false}) {
+    std::vector<vertex_t> src{0, 1}, dst{1, 2};
+    std::vector<std::int32_t> w{1, 1};
+    auto host = graph::from_edges(cpu, 3, src, dst, w, {.directed = directed});
+    auto dev = graph::from_edges(gpu, 3, src, dst, w, {.directed = directed});
+    auto const before = dev.to_csr();
+    for (std::size_t i = 0; i < bad.size(); ++i) {
+      std::string host_msg, dev_msg;
+      try {
+        host.commit(cpu, bad[i]);
+      } catch (invalid_argument const& e) {
+        host_msg = e.what();
+      }
+      try {
+        dev.commit(gpu, bad[i]);
+      } catch (invalid_argument const& e) {
+        dev_msg = e.what();
+      }
+      EXPECT_FALSE(host_msg.empty()) << "batch " << i << (directed ? " directed" : " undirected");
+      auto const without_site = [](std::string m) { return m.substr(0, m.rfind(" [")); };  // "[file:line]"
+      EXPECT_EQ(without_site(dev_msg), without_site(host_msg)) << "batch " << i << (directed ? " directed" : " undirected");
+      auto const now = dev.to_csr();
+      EXPECT_EQ(now.targets, before.targets) << "batch " << i;
+      EXPECT_EQ(now.weights, before.weights) << "batch " << i;
+      EXPECT_EQ(dev.version(), host.version());
+    }
+    // The same graph still takes a valid batch afterwards.
+    auto const ok = batch().insert(2, 0, 5.0).set_weights(0, 1, 3.0);
+    host.commit(cpu, ok);
+    dev.commit(gpu, ok);
+    EXPECT_EQ(dev.to_csr().targets, host.to_csr().targets);
+    EXPECT_EQ(dev.to_csr().weights, host.to_csr().weights);
+  }
+}
+
+// Rows already in device memory (mosp's derived batches) take the same commit as a host batch.
+TEST_F(SsspCuda, DeviceRowsCommitLikeAHostBatch)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src{0, 1, 2, 1}, dst{1, 2, 3, 3};
+  std::vector<std::int32_t> w{1, 2, 3, 4, 5, 6, 7, 8};  // k = 2
+  graph_options const opts{.directed = true, .k = 2};
+  auto host = graph::from_edges(cpu, 4, src, dst, w, opts);
+  auto dev = graph::from_edges(gpu, 4, src, dst, w, opts);
+  std::vector<double> const w1{9, 10}, w2{11, 12};
+  host.commit(cpu, batch(2).erase(0, 1).insert(3, 0, w1).insert(1, 2, w2));
+
+  auto const upload = [](std::vector<std::int32_t> const& v) {
+    void* d = nullptr;
+    EXPECT_EQ(cudaMalloc(&d, v.size() * sizeof(std::int32_t)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(d, v.data(), v.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice), cudaSuccess);
+    return static_cast<std::int32_t*>(d);
+  };
+  auto* es = upload({0});
+  auto* ed = upload({1});
+  auto* is = upload({3, 1});
+  auto* id = upload({0, 2});
+  auto* iw = upload({9, 10, 11, 12});
+  auto* bad = upload({9});
+  auto const version = dev.version();
+  dyng::detail::device_rows rows{1, es, ed, 2, is, id, iw};
+  auto const stats = dyng::detail::commit_device_rows(gpu, dev, rows);
+  EXPECT_EQ(dev.version(), version + 1);
+  EXPECT_EQ(stats.deleted, 1);
+  EXPECT_EQ(stats.inserted, 1);
+  EXPECT_EQ(stats.reweighted, 1);
+  EXPECT_EQ(dev.to_csr().targets, host.to_csr().targets);
+  EXPECT_EQ(dev.to_csr().weights, host.to_csr().weights);
+
+  // Refused with nothing changed: an id out of range, a deletion of a missing edge.
+  auto const before = dev.to_csr();
+  EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {0, nullptr, nullptr, 1, bad, id, iw}), invalid_argument);
+  EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {1, es, ed, 0, nullptr, nullptr, nullptr}), invalid_argument);
+  EXPECT_EQ(dev.to_csr().targets, before.targets);
+  EXPECT_EQ(dev.to_csr().weights, before.weights);
+  EXPECT_EQ(dev.version(), version + 1);
+  for (auto* p : {es, ed, is, id, iw, bad}) EXPECT_EQ(cudaFree(p), cudaSuccess);
 }
 
 TEST_F(SsspCuda, Float64GraphsAreDeclinedWithTheRule)

@@ -2,24 +2,36 @@
 // and committing a batch there. See docs/adr/0009-cuda-device-graph-and-sssp.md.
 //
 // Commit on the device, per direction (out, and in for a directed graph):
-//   1. the host checks ids and weights (O(batch)) and uploads the batch as arc operations in
-//      application order (deletions first, then insertions and weight changes in batch order);
+//   1. the batch's columns go to the device as they are (one pinned copy; the host checks only
+//      the batch's shape); one thread per row checks ids and weights and writes the row's arc
+//      operations at fixed positions in application order (deletions first, then insertions and
+//      weight changes in batch order: a CUB scan of the upsert order ranks them);
 //   2. CUB sorts the operations by (row, column), stably, so each arc's operations form a group
 //      in application order;
 //   3. one thread per group replays the group against the arc's copies in its row (read only)
 //      and records the outcome: copies removed, appended, reweighted, or an error;
-//   4. the host reads back one status word: an error throws with nothing changed; a row out of
-//      slack re-lays the whole direction first (CUB scan of the new capacities, one copy pass);
+//   4. the host reads back one status word per direction: an invalid row or a missing edge
+//      throws with nothing changed (worded as the host commit words it); a row out of slack
+//      re-lays the whole direction first (CUB scan of the new capacities, one copy pass);
 //   5. one thread per touched row compacts the row in place (survivors keep their order),
 //      sets reweighted weights, appends new arcs in application order, and records the change
 //      set the families read.
+// Families that derive a batch on the device (mosp's combined graph) commit it from device
+// memory through the same steps (device_commit_rows): no row reaches the host.
 // The result equals the host commit's (docs/adr/0002), row order included.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include <thrust/iterator/transform_iterator.h>
+
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
+#include <functional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/cuda/cuda.cuh"
@@ -117,6 +129,7 @@ struct outcome {
 
 /// Status words read back once per commit.
 struct commit_status {
+  std::uint32_t bad_row[3];        // per batch_list: the first row with an id or weight out of range
   std::uint32_t first_bad_erase;   // batch row of the first deletion of a missing edge (strict)
   std::uint32_t first_bad_change;  // batch row of the first weight change of a missing edge
   std::uint32_t overflow;          // some row needs more than its slack
@@ -141,7 +154,7 @@ __device__ bool same_weights(W const* a, device_adjacency_view<W> adj, edge_t sl
 
 /// Step 3: one thread per group replays the group's operations (the row is only read).
 template <class W>
-__global__ void replay_groups(device_adjacency_view<W> adj, arc_op const* ops, std::uint32_t const* perm,
+__global__ void replay_groups(device_adjacency_view<W> adj, vertex_t n, arc_op const* ops, std::uint32_t const* perm,
                               std::uint64_t const* keys, std::int64_t nops, W const* staged, int k, bool strict,
                               outcome* out, std::uint32_t* removed_in_row, std::uint32_t* appended_in_row,
                               commit_status* status)
@@ -151,6 +164,7 @@ __global__ void replay_groups(device_adjacency_view<W> adj, arc_op const* ops, s
     if (p > 0 && keys[p - 1] == keys[p]) continue;  // not a group's first position
     arc_op const first = ops[perm[p]];
     vertex_t const row = first.row, col = first.col;
+    if (row >= n) continue;  // an invalid row's placeholder (sorted last)
     edge_t const b = adj.begin[row], d = adj.degree[row];
     std::uint32_t copies = 0;
     edge_t first_slot = -1;
@@ -202,14 +216,14 @@ __global__ void replay_groups(device_adjacency_view<W> adj, arc_op const* ops, s
 }
 
 /// Step 4: rows whose new degree exceeds their slots.
-__global__ void check_room(edge_t const* begin, edge_t const* degree, arc_op const* ops, std::uint32_t const* perm,
+__global__ void check_room(edge_t const* begin, edge_t const* degree, vertex_t n, arc_op const* ops, std::uint32_t const* perm,
                            std::uint64_t const* keys, std::int64_t nops, std::uint32_t const* removed_in_row,
                            std::uint32_t const* appended_in_row, commit_status* status)
 {
   DYNG_GRID_STRIDE(p, nops)
   {
     vertex_t const row = ops[perm[p]].row;
-    if (p > 0 && ops[perm[p - 1]].row == row) continue;  // the row's first position only
+    if (row >= n || (p > 0 && ops[perm[p - 1]].row == row)) continue;  // the row's first position only
     edge_t const need = degree[row] - removed_in_row[row] + appended_in_row[row];
     if (need > begin[row + 1] - begin[row]) atomicOr(&status->overflow, 1u);
   }
@@ -275,14 +289,14 @@ __device__ std::int64_t find_group(std::uint64_t const* keys, std::int64_t nops,
 /// Step 5: one thread per touched row rewrites it.
 template <class W>
 __global__ void apply_rows(edge_t const* begin, edge_t* degree, vertex_t* target, W* weight, edge_t capacity,
-                           arc_op const* ops, std::uint32_t const* perm, std::uint64_t const* keys, std::int64_t nops,
+                           vertex_t n, arc_op const* ops, std::uint32_t const* perm, std::uint64_t const* keys, std::int64_t nops,
                            outcome const* outcomes, W const* staged, int k, bool record, change_writer<W> changes)
 {
   auto const w_at = [&](int c, edge_t slot) -> W& { return weight[static_cast<edge_t>(c) * capacity + slot]; };
   DYNG_GRID_STRIDE(p, nops)
   {
     vertex_t const row = ops[perm[p]].row;
-    if (p > 0 && ops[perm[p - 1]].row == row) continue;
+    if (row >= n || (p > 0 && ops[perm[p - 1]].row == row)) continue;
     std::int64_t row_end = p;
     while (row_end < nops && ops[perm[row_end]].row == row) ++row_end;
     edge_t const b = begin[row], d = degree[row];
@@ -358,6 +372,86 @@ T* scratch(resources const& r, std::string const& slot, std::size_t count)
   return device_scratch<T>(r, slot, std::max<std::size_t>(count, 1));
 }
 
+/// A batch's rows in device memory, in dyng::batch's layout: every deletion, then the upserts
+/// (insertions and weight changes) in application order; weights row-major, k per row.
+template <class WIn>
+struct batch_columns {
+  std::int64_t deletions = 0, insertions = 0, changes = 0;
+  vertex_t const *erase_src = nullptr, *erase_dst = nullptr;
+  vertex_t const *insert_src = nullptr, *insert_dst = nullptr;
+  vertex_t const *change_src = nullptr, *change_dst = nullptr;
+  WIn const *insert_w = nullptr, *change_w = nullptr;
+  std::uint8_t const* upsert_order = nullptr;  // 1 = weight change; nullptr when there are none
+  std::uint32_t const* change_rank = nullptr;  // exclusive sum of upsert_order
+  [[nodiscard]] __host__ __device__ std::int64_t rows() const { return deletions + insertions + changes; }
+};
+
+/// A weight the graph can store (the same rules as the host's check_row): finite, non-negative,
+/// and for int32 graphs an integer that fits.
+template <class W, class WIn>
+__device__ bool convert_weight(WIn x, W& out)
+{
+  if constexpr (std::is_floating_point_v<WIn>) {
+    if (!isfinite(x) || x < 0) return false;
+    if constexpr (std::is_integral_v<W>) {
+      if (trunc(x) != x || x > 2147483647.0) return false;
+    }
+  } else {
+    if (x < 0) return false;
+  }
+  out = static_cast<W>(x);
+  return true;
+}
+
+/// Step 1: one thread per batch row checks it and writes its arc operations at fixed positions
+/// (application order = position): row t's out operations at t (directed) or 2t, 2t + 1
+/// (undirected: both arcs; a self-loop's second is a placeholder), its in operation at t. An
+/// invalid row is flagged in the status and gets placeholders (row n: sorted last, skipped).
+template <class W, class WIn>
+__global__ void stage_ops(batch_columns<WIn> b, vertex_t n, int k, bool directed, arc_op* out_ops, arc_op* in_ops,
+                          W* staged, commit_status* status)
+{
+  arc_op const placeholder{n, 0, 0, 0, op_erase};
+  DYNG_GRID_STRIDE(t, b.rows())
+  {
+    vertex_t u, v;
+    std::uint32_t list_row, slot = 0;
+    std::uint8_t kind = op_erase;
+    int list = 0;
+    WIn const* w = nullptr;
+    if (t < b.deletions) {
+      list_row = static_cast<std::uint32_t>(t);
+      u = b.erase_src[t];
+      v = b.erase_dst[t];
+    } else {
+      auto const p = t - b.deletions;
+      bool const change = b.upsert_order != nullptr && b.upsert_order[p] != 0;
+      std::int64_t const before = b.change_rank != nullptr ? b.change_rank[p] : 0;  // changes before p
+      std::int64_t const j = change ? before : p - before;
+      slot = static_cast<std::uint32_t>(p);
+      list_row = static_cast<std::uint32_t>(j);
+      kind = change ? op_change : op_insert;
+      list = change ? 2 : 1;
+      u = change ? b.change_src[j] : b.insert_src[j];
+      v = change ? b.change_dst[j] : b.insert_dst[j];
+      w = (change ? b.change_w : b.insert_w) + j * k;
+    }
+    bool ok = u >= 0 && u < n && v >= 0 && v < n;
+    for (int c = 0; ok && w != nullptr && c < k; ++c)
+      ok = convert_weight(w[c], staged[static_cast<std::int64_t>(slot) * k + c]);
+    if (!ok) atomicMin(&status->bad_row[list], list_row);
+    arc_op const fwd = ok ? arc_op{u, v, list_row, slot, kind} : placeholder;
+    arc_op const rev = ok ? arc_op{v, u, list_row, slot, kind} : placeholder;
+    if (directed) {
+      out_ops[t] = fwd;
+      in_ops[t] = rev;
+    } else {
+      out_ops[2 * t] = fwd;
+      out_ops[2 * t + 1] = u != v ? rev : placeholder;
+    }
+  }
+}
+
 __global__ void make_keys(arc_op const* ops, std::int64_t nops, std::uint64_t* keys, std::uint32_t* index)
 {
   DYNG_GRID_STRIDE(i, nops)
@@ -380,30 +474,34 @@ struct side_plan {
   commit_status* status = nullptr;  // device
 };
 
-/// Steps 2-4 for one direction, without a host sync: sort, replay, room check.
-template <class W>
-side_plan plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n, int k,
-                    std::vector<arc_op> const& host_ops, W const* staged, bool strict, char const* side,
-                    commit_status* pinned_status)
+side_plan new_side(resources const& res, char const* side, std::int64_t nops)
 {
-  auto const s = stream_of(res);
   side_plan p;
   p.tag = std::string("graph.commit.") + side;
-  p.nops = static_cast<std::int64_t>(host_ops.size());
-  auto const count = host_ops.size();
-  p.ops = scratch<arc_op>(res, p.tag + ".ops", count);
-  auto* pinned_ops = pinned_scratch<arc_op>(res, p.tag + ".ops", std::max<std::size_t>(count, 1));
-  std::copy(host_ops.begin(), host_ops.end(), pinned_ops);
-  if (count > 0) DYNG_CUDA_TRY(cudaMemcpyAsync(p.ops, pinned_ops, count * sizeof(arc_op), cudaMemcpyHostToDevice, s));
+  p.nops = nops;
+  p.ops = scratch<arc_op>(res, p.tag + ".ops", static_cast<std::size_t>(nops));
+  p.status = scratch<commit_status>(res, p.tag + ".status", 1);
+  return p;
+}
 
+/// Steps 2-4 for one direction, without a host sync: sort, replay, room check, status read back
+/// into `pinned_status`.
+template <class W>
+void plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n, int k, side_plan& p, W const* staged,
+               bool strict, commit_status* pinned_status)
+{
+  auto const s = stream_of(res);
+  auto const count = static_cast<std::size_t>(p.nops);
   auto* keys_in = scratch<std::uint64_t>(res, p.tag + ".keys_in", count);
   auto* index_in = scratch<std::uint32_t>(res, p.tag + ".index_in", count);
   p.keys = scratch<std::uint64_t>(res, p.tag + ".keys", count);
   p.perm = scratch<std::uint32_t>(res, p.tag + ".perm", count);
   launch_strided(res, p.nops, make_keys, static_cast<arc_op const*>(p.ops), p.nops, keys_in, index_in);
+  // Keys are row << 32 | column: the bits above the row's width are zero.
+  int const end_bit = 32 + std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
   if (count > 0)
     cub_call(res, p.tag + ".sort", [&](void* tmp, std::size_t& bytes) {
-      return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys_in, p.keys, index_in, p.perm, p.nops, 0, 64, s);
+      return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys_in, p.keys, index_in, p.perm, p.nops, 0, end_bit, s);
     });
 
   auto const nn = static_cast<std::size_t>(n);
@@ -412,19 +510,15 @@ side_plan plan_side(resources const& res, device_adjacency<W> const& adj, vertex
   DYNG_CUDA_TRY(cudaMemsetAsync(p.removed_in_row, 0, nn * sizeof(std::uint32_t), s));
   DYNG_CUDA_TRY(cudaMemsetAsync(p.appended_in_row, 0, nn * sizeof(std::uint32_t), s));
   p.outcomes = scratch<outcome>(res, p.tag + ".outcomes", count);
-  p.status = scratch<commit_status>(res, p.tag + ".status", 1);
-  *pinned_status = commit_status{none, none, 0, 0, 0, 0, 0};
-  DYNG_CUDA_TRY(cudaMemcpyAsync(p.status, pinned_status, sizeof(commit_status), cudaMemcpyHostToDevice, s));
-  launch_strided(res, p.nops, replay_groups<W>, adj.view(), static_cast<arc_op const*>(p.ops),
+  launch_strided(res, p.nops, replay_groups<W>, adj.view(), n, static_cast<arc_op const*>(p.ops),
                  static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops, staged, k,
                  strict, p.outcomes, p.removed_in_row, p.appended_in_row, p.status);
   launch_strided(res, p.nops, check_room, static_cast<edge_t const*>(adj.begin.data()),
-                 static_cast<edge_t const*>(adj.degree.data()), static_cast<arc_op const*>(p.ops),
+                 static_cast<edge_t const*>(adj.degree.data()), n, static_cast<arc_op const*>(p.ops),
                  static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops,
                  static_cast<std::uint32_t const*>(p.removed_in_row), static_cast<std::uint32_t const*>(p.appended_in_row),
                  p.status);
   DYNG_CUDA_TRY(cudaMemcpyAsync(pinned_status, p.status, sizeof(commit_status), cudaMemcpyDeviceToHost, s));
-  return p;
 }
 
 /// Re-lays every row with fresh slack (one scan, one copy pass); the old arrays are freed on the stream.
@@ -466,7 +560,7 @@ void reserve(resources const& res, device_buffer<W>& b, std::size_t count)
 }
 
 template <class W>
-void apply_side(resources const& res, device_adjacency<W>& adj, side_plan const& p, W const* staged, int k,
+void apply_side(resources const& res, device_adjacency<W>& adj, vertex_t n, side_plan const& p, W const* staged, int k,
                 device_change_set<W>* changes, unsigned long long* change_count)
 {
   change_writer<W> writer{};
@@ -474,64 +568,93 @@ void apply_side(resources const& res, device_adjacency<W>& adj, side_plan const&
     writer = {changes->src.data(), changes->dst.data(), changes->kind.data(), changes->old_w.data(),
               changes->new_w.data(), change_count, k};
   launch_strided(res, p.nops, apply_rows<W>, static_cast<edge_t const*>(adj.begin.data()), adj.degree.data(),
-                 adj.target.data(), adj.weight.data(), adj.capacity, static_cast<arc_op const*>(p.ops),
+                 adj.target.data(), adj.weight.data(), adj.capacity, n, static_cast<arc_op const*>(p.ops),
                  static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops,
                  static_cast<outcome const*>(p.outcomes), staged, k, changes != nullptr, writer);
 }
 
 std::string edge_str(vertex_t u, vertex_t v) { return "(" + std::to_string(u) + ", " + std::to_string(v) + ")"; }
 
-template <class W>
-commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_store<W>& store, batch const& b)
+/// A host batch's columns in device memory: packed into one pinned buffer, one copy.
+batch_columns<double> upload_batch(resources const& res, batch const& b)
 {
-  check_batch_rows(g, b);
-  bool const strict = b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
-  auto const k = static_cast<std::size_t>(g.k);
-
-  // Arc operations in application order: deletions, then upserts in batch order.
-  std::vector<arc_op> out_ops, in_ops;
-  std::vector<W> staged_host;
-  auto const add = [&](vertex_t u, vertex_t v, std::uint32_t row, std::uint32_t w, std::uint8_t kind) {
-    out_ops.push_back({u, v, row, w, kind});
-    if (!g.directed && u != v) out_ops.push_back({v, u, row, w, kind});
-    if (g.directed) in_ops.push_back({v, u, row, w, kind});
+  std::size_t const bytes = b.insert_weights().size_bytes() + b.change_weights().size_bytes() +
+                            2 * sizeof(vertex_t) * (b.deletions() + b.insertions() + b.weight_changes()) +
+                            (b.weight_changes() > 0 ? b.upsert_order().size_bytes() : 0);
+  auto* host = pinned_scratch<std::byte>(res, "graph.commit.batch", std::max<std::size_t>(bytes, 1));
+  auto* dev = scratch<std::byte>(res, "graph.commit.batch", bytes);
+  std::size_t at = 0;
+  auto const put = [&]<class T>(std::span<T const> column) {  // doubles first: every column stays aligned
+    if (!column.empty()) std::memcpy(host + at, column.data(), column.size_bytes());
+    auto const* d = reinterpret_cast<T const*>(dev + at);
+    at += column.size_bytes();
+    return d;
   };
-  for (std::size_t j = 0; j < b.deletions(); ++j)
-    add(b.erase_src()[j], b.erase_dst()[j], static_cast<std::uint32_t>(j), 0, op_erase);
-  std::size_t ni = 0, nc = 0;
-  for (auto const is_change : b.upsert_order()) {
-    auto const slot = static_cast<std::uint32_t>(staged_host.size() / std::max<std::size_t>(k, 1));
-    if (is_change) {
-      for (std::size_t c = 0; c < k; ++c) staged_host.push_back(static_cast<W>(b.change_weights()[nc * k + c]));
-      add(b.change_src()[nc], b.change_dst()[nc], static_cast<std::uint32_t>(nc), slot, op_change);
-      ++nc;
-    } else {
-      for (std::size_t c = 0; c < k; ++c) staged_host.push_back(static_cast<W>(b.insert_weights()[ni * k + c]));
-      add(b.insert_src()[ni], b.insert_dst()[ni], static_cast<std::uint32_t>(ni), slot, op_insert);
-      ++ni;
-    }
-  }
-  auto const s = stream_of(res);
-  auto* staged = scratch<W>(res, "graph.commit.weights", staged_host.size());
-  auto* pinned_w = pinned_scratch<W>(res, "graph.commit.weights", std::max<std::size_t>(staged_host.size(), 1));
-  std::copy(staged_host.begin(), staged_host.end(), pinned_w);
-  if (!staged_host.empty())
-    DYNG_CUDA_TRY(cudaMemcpyAsync(staged, pinned_w, staged_host.size() * sizeof(W), cudaMemcpyHostToDevice, s));
+  batch_columns<double> c;
+  c.deletions = static_cast<std::int64_t>(b.deletions());
+  c.insertions = static_cast<std::int64_t>(b.insertions());
+  c.changes = static_cast<std::int64_t>(b.weight_changes());
+  c.insert_w = put(b.insert_weights());
+  c.change_w = put(b.change_weights());
+  c.erase_src = put(b.erase_src());
+  c.erase_dst = put(b.erase_dst());
+  c.insert_src = put(b.insert_src());
+  c.insert_dst = put(b.insert_dst());
+  c.change_src = put(b.change_src());
+  c.change_dst = put(b.change_dst());
+  if (c.changes > 0) c.upsert_order = put(b.upsert_order());
+  if (at > 0) DYNG_CUDA_TRY(cudaMemcpyAsync(dev, host, at, cudaMemcpyHostToDevice, stream_of(res)));
+  return c;
+}
 
-  auto* status = pinned_scratch<commit_status>(res, "graph.commit.status", 2);
-  auto const out_plan = plan_side(res, store.out, g.n, g.k, out_ops, staged, strict, "out", &status[0]);
+struct as_u32 {
+  __host__ __device__ std::uint32_t operator()(std::uint8_t x) const { return x; }
+};
+
+/// What went wrong, worded by the caller (which knows where the rows came from).
+struct commit_errors {
+  std::function<void(batch_list, std::uint32_t)> bad_row;
+  std::function<void(std::uint32_t)> missing_erase;
+  std::function<void(std::uint32_t)> missing_change;
+};
+
+/// Steps 1-5 for rows in device memory: stage, plan both directions, one status read, apply.
+template <class W, class WIn>
+commit_stats commit_columns(resources const& res, graph_impl& g, device_graph_store<W>& store, batch_columns<WIn> cols,
+                            bool strict, commit_errors const& errors)
+{
+  auto const s = stream_of(res);
+  auto const k = static_cast<std::size_t>(g.k);
+  auto const rows = cols.rows();
+  auto const upserts = static_cast<std::size_t>(cols.insertions + cols.changes);
+  if (cols.changes > 0) {
+    auto* rank = scratch<std::uint32_t>(res, "graph.commit.change_rank", upserts);
+    cub_call(res, "graph.commit.rank", [&](void* tmp, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(tmp, bytes, thrust::make_transform_iterator(cols.upsert_order, as_u32{}),
+                                           rank, static_cast<std::int64_t>(upserts), s);
+    });
+    cols.change_rank = rank;
+  }
+  auto* staged = scratch<W>(res, "graph.commit.weights", upserts * k);
+  auto out_plan = new_side(res, "out", g.directed ? rows : 2 * rows);
   side_plan in_plan;
-  if (g.directed) in_plan = plan_side(res, store.in, g.n, g.k, in_ops, staged, strict, "in", &status[1]);
+  if (g.directed) in_plan = new_side(res, "in", rows);
+  auto* status = pinned_scratch<commit_status>(res, "graph.commit.status", 2);
+  for (int side = 0; side < (g.directed ? 2 : 1); ++side) {
+    status[side] = commit_status{{none, none, none}, none, none, 0, 0, 0, 0, 0};
+    DYNG_CUDA_TRY(cudaMemcpyAsync(side == 0 ? out_plan.status : in_plan.status, &status[side], sizeof(commit_status),
+                                  cudaMemcpyHostToDevice, s));
+  }
+  launch_strided(res, rows, stage_ops<W, WIn>, cols, g.n, g.k, g.directed, out_plan.ops, in_plan.ops, staged,
+                 out_plan.status);
+  plan_side(res, store.out, g.n, g.k, out_plan, static_cast<W const*>(staged), strict, &status[0]);
+  if (g.directed) plan_side(res, store.in, g.n, g.k, in_plan, static_cast<W const*>(staged), strict, &status[1]);
   synchronize(res);
   commit_status const st = status[0];
-  DYNG_EXPECTS(st.first_bad_erase == none,
-               "batch deletion " + std::to_string(st.first_bad_erase) + ": edge " +
-                   edge_str(b.erase_src()[st.first_bad_erase], b.erase_dst()[st.first_bad_erase]) +
-                   " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
-  DYNG_EXPECTS(st.first_bad_change == none,
-               "batch weight change " + std::to_string(st.first_bad_change) + ": edge " +
-                   edge_str(b.change_src()[st.first_bad_change], b.change_dst()[st.first_bad_change]) +
-                   " does not exist (at that point of the batch); insert it instead, or use missing_edge::ignore");
+  for (auto const list : {batch_list::deletion, batch_list::insertion, batch_list::weight_change})
+    if (auto const j = st.bad_row[static_cast<int>(list)]; j != none) errors.bad_row(list, j);
+  if (st.first_bad_erase != none) errors.missing_erase(st.first_bad_erase);
+  if (st.first_bad_change != none) errors.missing_change(st.first_bad_change);
 
   // Nothing can fail past this point but the device itself.
   commit_stats stats;
@@ -543,18 +666,18 @@ commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_stor
     regrow(res, store.in, in_plan, g.n, g.k);
     stats.regrown = true;
   }
-  auto const rows = static_cast<std::size_t>(st.removed + st.appended + st.reweighted);
+  auto const changed = static_cast<std::size_t>(st.removed + st.appended + st.reweighted);
   auto& ch = store.changes;
-  reserve(res, ch.src, rows);
-  reserve(res, ch.dst, rows);
-  reserve(res, ch.kind, rows);
-  reserve(res, ch.old_w, rows * k);
-  reserve(res, ch.new_w, rows * k);
+  reserve(res, ch.src, changed);
+  reserve(res, ch.dst, changed);
+  reserve(res, ch.kind, changed);
+  reserve(res, ch.old_w, changed * k);
+  reserve(res, ch.new_w, changed * k);
   auto* change_count = scratch<unsigned long long>(res, "graph.commit.change_count", 1);
   DYNG_CUDA_TRY(cudaMemsetAsync(change_count, 0, sizeof(unsigned long long), s));
-  apply_side(res, store.out, out_plan, static_cast<W const*>(staged), g.k, &ch, change_count);
-  if (g.directed) apply_side<W>(res, store.in, in_plan, staged, g.k, nullptr, nullptr);
-  ch.size = static_cast<std::int64_t>(rows);
+  apply_side(res, store.out, g.n, out_plan, static_cast<W const*>(staged), g.k, &ch, change_count);
+  if (g.directed) apply_side<W>(res, store.in, g.n, in_plan, staged, g.k, nullptr, nullptr);
+  ch.size = static_cast<std::int64_t>(changed);
 
   stats.deleted = static_cast<std::int64_t>(st.removed);
   stats.inserted = static_cast<std::int64_t>(st.appended);
@@ -562,6 +685,54 @@ commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_stor
   stats.ignored = st.ignored;
   g.m += stats.inserted - stats.deleted;
   return stats;
+}
+
+template <class W>
+commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_store<W>& store, batch const& b)
+{
+  check_batch_shape(g, b);  // ids and weights are checked on the device (stage_ops)
+  bool const strict = b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
+  commit_errors const errors{
+      [&](batch_list list, std::uint32_t j) {
+        check_batch_row(g, b, list, j);  // throws the host commit's message
+        throw logic_error("graph::commit: the device flagged a batch row the host finds valid");
+      },
+      [&](std::uint32_t j) {
+        DYNG_EXPECTS(false, "batch deletion " + std::to_string(j) + ": edge " +
+                                edge_str(b.erase_src()[j], b.erase_dst()[j]) +
+                                " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
+      },
+      [&](std::uint32_t j) {
+        DYNG_EXPECTS(false, "batch weight change " + std::to_string(j) + ": edge " +
+                                edge_str(b.change_src()[j], b.change_dst()[j]) +
+                                " does not exist (at that point of the batch); insert it instead, or use "
+                                "missing_edge::ignore");
+      }};
+  return commit_columns(res, g, store, upload_batch(res, b), strict, errors);
+}
+
+commit_stats commit_rows_typed(resources const& res, graph_impl& g, device_graph_store<std::int32_t>& store,
+                               device_rows const& rows)
+{
+  batch_columns<std::int32_t> cols;
+  cols.deletions = rows.deletions;
+  cols.erase_src = rows.erase_src;
+  cols.erase_dst = rows.erase_dst;
+  cols.insertions = rows.insertions;
+  cols.insert_src = rows.insert_src;
+  cols.insert_dst = rows.insert_dst;
+  cols.insert_w = rows.insert_weights;
+  auto const refuse = [](std::string const& what) {
+    DYNG_EXPECTS(false, "graph::commit of device rows: " + what + "; the rows' producer must pass valid rows");
+  };
+  commit_errors const errors{
+      [&](batch_list list, std::uint32_t j) {
+        refuse(std::string(list == batch_list::deletion ? "deletion " : "insertion ") + std::to_string(j) +
+               " has a vertex id out of [0, " + std::to_string(g.n) + ") or a negative weight");
+      },
+      [&](std::uint32_t j) { refuse("deletion " + std::to_string(j) + " names a missing edge"); },
+      [&](std::uint32_t j) { refuse("weight change " + std::to_string(j) + " names a missing edge"); }};
+  return commit_columns(res, g, store, cols, true, errors);
 }
 
 }  // namespace
@@ -614,6 +785,16 @@ commit_stats device_commit(resources const& res, graph_impl& g, batch const& b)
                    "; commit with CUDA resources on that device");
   device_guard guard(res);
   return std::visit([&](auto& store) { return commit_typed(res, g, store, b); }, g.device->s);
+}
+
+commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows)
+{
+  DYNG_EXPECTS(g.device != nullptr && res.backend() == backend::cuda && res.device() == g.device->res.device(),
+               "graph::commit of device rows: the graph must live on the resources' CUDA device");
+  auto* store = std::get_if<device_graph_store<std::int32_t>>(&g.device->s);
+  DYNG_EXPECTS(store != nullptr, "graph::commit of device rows: the graph must have int32 weights");
+  device_guard guard(res);
+  return commit_rows_typed(res, g, *store, rows);
 }
 
 }  // namespace dyng::detail

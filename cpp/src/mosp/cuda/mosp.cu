@@ -12,9 +12,9 @@
 //     map over the input's device change set flags the heads of changed arcs that the combined
 //     graph uses, CUB DeviceSelect compacts the flagged vertices (ascending), counts + scans size
 //     the derived rows (<= K deletions, <= K upserts per vertex; objective weights the minimum
-//     over parallel copies in the input's in-row), the rows come to the host once and form the
-//     batch committed to the combined graph with dyng::update (the graph layer's device commit
-//     and the CUDA sssp update of the MOSP tree);
+//     over parallel copies in the input's in-row); the rows stay on the device: the graph
+//     layer commits them from there (device_commit_rows) and the CUDA sssp update of the MOSP
+//     tree follows, so only counts reach the host;
 //   costs: pointer jumping over the MOSP tree (acc[v] += acc[jump[v]], jump[v] = jump[jump[v]],
 //     double-buffered, log2(depth) + 1 rounds), starting from each vertex's parent arc weights
 //     in the combined graph's columns 1..K; INF for unreachable vertices. Integer sums: exact,
@@ -537,7 +537,7 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
   auto const kk = static_cast<std::size_t>(k);
   auto const nn = static_cast<std::size_t>(n);
   auto& st = access::stats(r);
-  batch derived(k + 1);
+  dd::device_rows rows;  // the combined graph's batch: deletions, then insertions (K + 1 weights)
   {
     scoped_stage stage(res.profiler(), "mosp.derive");
     auto* par = gather_parents(res, r);
@@ -586,27 +586,21 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
                          static_cast<vertex_t const*>(par), n, k, static_cast<edge_t const*>(erase_at),
                          static_cast<edge_t const*>(upsert_at), in.view(), static_cast<int const*>(d.objectives.data()),
                          static_cast<std::int32_t const*>(d.term.data()), d.lk1, esrc, edst, usrc, udst, uw);
-      auto const* hes = to_pinned(res, "mosp.cuda.esrc", static_cast<vertex_t const*>(esrc), ne);
-      auto const* hed = to_pinned(res, "mosp.cuda.edst", static_cast<vertex_t const*>(edst), ne);
-      auto const* hus = to_pinned(res, "mosp.cuda.usrc", static_cast<vertex_t const*>(usrc), nu);
-      auto const* hud = to_pinned(res, "mosp.cuda.udst", static_cast<vertex_t const*>(udst), nu);
-      auto const* huw = to_pinned(res, "mosp.cuda.uw", static_cast<W const*>(uw), nu * (kk + 1));
-      dd::synchronize(res);
-      derived.reserve(nu, ne);
-      for (std::size_t i = 0; i < ne; ++i) derived.erase(hes[i], hed[i]);
-      std::vector<double> row(kk + 1);
-      for (std::size_t i = 0; i < nu; ++i) {
-        for (std::size_t c = 0; c <= kk; ++c) row[c] = static_cast<double>(huw[i * (kk + 1) + c]);
-        derived.insert(hus[i], hud[i], row);
-      }
+      rows = {static_cast<std::int64_t>(ne), esrc, edst, static_cast<std::int64_t>(nu), usrc, udst, uw};
     }
   }
-  st.combined_changes = static_cast<std::int64_t>(derived.size());
+  st.combined_changes = rows.deletions + rows.insertions;
   auto& ct = access::combined_tree(r);
   ct.params().strategy = access::params(r).strategy;
   {
     scoped_stage stage(res.profiler(), "mosp.combined");
-    dyng::update(res, access::combined(r), derived, ct);
+    // dyng::update's steps with the rows left in device memory: the combined weights are at
+    // most L * (K + 1), the tree matches the combined graph, one commit, the tree follows it.
+    auto& combined = access::combined(r);
+    ct.expect_current(combined, "mosp::update");
+    dyng::sssp::detail::cuda_admit_weights(*dyng::sssp::access::device(ct), d.lk1);
+    dd::commit_device_rows(res, combined, rows);
+    ct.apply_changes(res, combined);
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
   device_costs(res, r);
