@@ -169,6 +169,7 @@ int run_sssp(sssp_options const& o)
     out.add_number("invalidated", static_cast<double>(s.invalidated), "vertices");
     out.add_number("affected", static_cast<double>(s.affected), "vertices");
     out.add_number("relaxations", static_cast<double>(s.relaxations));
+    out.add_number("iterations", static_cast<double>(s.iterations));
     out.add("strategy", s.recomputed ? "recomputed" : "incremental");
     std::vector<double> recompute_ms;
     for (int t = 0; t < o.repeat; ++t) {

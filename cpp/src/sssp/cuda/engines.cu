@@ -12,6 +12,14 @@
 // ends with exact keys once the frontier is empty). Parents come last, from the final keys, for
 // the only vertices whose parent can change (compute: all).
 //
+// Latency. On road graphs a round holds few vertices and a compute or update takes hundreds to
+// thousands of rounds, so a round's cost is the longest chain of dependent memory round trips
+// in it, not its work (measured on the H200, NE: ~17 us per round before the changes below).
+// Hence: several threads per frontier vertex (its arcs side by side), a claim is one atomic,
+// changed keys are marked with plain stores and listed once at the end, counters are added once
+// per warp. A near-far split of the frontier (delta-stepping buckets) cut relaxations 20x but
+// took 2-3x the rounds and was slower for every update measured (docs/adr/0009).
+//
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level, reset them, let them and the heads of changed arcs
 // pull over their in-arcs, propagate, derive parents.
@@ -21,9 +29,11 @@
 // operators: one kernel per step, for devices and contexts without cooperative launch (MPS, MIG);
 //   rounds are launched in groups, and the host reads the frontier size once per group.
 //
-// Lists (frontiers, invalidated, seeds, changed, touched) are appended to with warp-aggregated
-// atomics; each list has a mark array of generation stamps so a vertex enters it once.
+// Lists (frontiers, invalidated, seeds, touched) are appended to with warp-aggregated atomics;
+// each list has a mark array of generation stamps so a vertex enters it once; changed keys have
+// a mark array alone.
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
@@ -71,7 +81,7 @@ constexpr std::uint64_t unreachable_key = std::numeric_limits<std::uint64_t>::ma
 enum counter : int {
   c_front = 0,  // 3: ring of frontier sizes (round r reads r % 3, appends (r + 1) % 3)
   c_bfs = 3,    // 3: ring of the invalidation walk's level sizes
-  c_inval = 6, c_seeds, c_changed, c_touched, c_relax, c_rounds, c_levels, c_abort,
+  c_inval = 6, c_seeds, c_touched, c_relax, c_rounds, c_levels, c_abort,
   n_counters
 };
 
@@ -84,7 +94,7 @@ struct ctx {
   std::uint64_t* key;
   vertex_t* parent;
   vertex_t* frontier[2];
-  vertex_t *inval, *seeds, *changed, *touched;
+  vertex_t *inval, *seeds, *touched;
   std::uint32_t *round_mark, *inval_mark, *seed_mark, *changed_mark, *touched_mark;
   std::uint32_t gen;         // this call's stamp for the four list marks
   std::uint32_t round_base;  // round r's frontier stamp is round_base + r
@@ -107,12 +117,30 @@ __device__ inline std::uint64_t extend(std::uint64_t k, W w, int zbits)
   return k + (static_cast<std::uint64_t>(w) << zbits) + (w == W{0} ? 1u : 0u);
 }
 
-/// Sets v's mark to `stamp`; true for the one thread that set it.
+/// Sets v's mark to `stamp`; true for the one thread that set it. One atomic, no load first:
+/// the callers claim vertices they just improved, which are rarely claimed already, and each
+/// round trip to L2 lengthens every round.
 __device__ inline bool claim(std::uint32_t* mark, vertex_t v, std::uint32_t stamp)
 {
-  if (cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(mark[v]).load(cuda::memory_order_relaxed) == stamp)
-    return false;
   return atomicExch(&mark[v], stamp) != stamp;
+}
+
+/// Records that v's key changed in this update (a plain store: the list is collected once, at
+/// the end, by a pass over the marks).
+__device__ inline void note_changed(std::uint32_t* mark, vertex_t v, std::uint32_t gen)
+{
+  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(mark[v]).store(gen, cuda::memory_order_relaxed);
+}
+
+/// Threads per frontier vertex, the same in every thread: the grid's threads spread over the
+/// frontier (up to a warp per vertex), so a vertex's arcs are relaxed side by side rather than
+/// one after another: a round lasts as long as its slowest thread's chain of memory round trips.
+__device__ inline int lanes_for(unsigned long long count)
+{
+  auto const threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  int lanes = 1;
+  while (lanes < 32 && count * static_cast<unsigned long long>(lanes) * 2 <= threads) lanes *= 2;
+  return lanes;
 }
 
 /// Appends v to a list; one atomic per warp.
@@ -152,22 +180,29 @@ __device__ void relax_round(ctx<W> const& c, int r)
   auto const count = load_count(&c.ctr[c_front + r % 3]);
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_front + (r + 2) % 3] = 0;  // read last in round r - 1
   std::uint32_t const stamp = c.round_base + static_cast<std::uint32_t>(r) + 1;
-  DYNG_GRID_LOOP(i, count)
+  int const lanes = lanes_for(count);
+  unsigned long long relaxed = 0;
+  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
   {
-    vertex_t const x = cur[i];
+    vertex_t const x = cur[i / lanes];
+    auto const lane = static_cast<edge_t>(i % lanes);
     std::uint64_t const kx = load(&c.key[x]);
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
-    atomicAdd(&c.ctr[c_relax], static_cast<unsigned long long>(d));
-    for (edge_t s = b; s < b + d; ++s) {
+    if (lane == 0) relaxed += static_cast<unsigned long long>(d);
+    for (edge_t s = b + lane; s < b + d; s += lanes) {
       vertex_t const y = c.out.target[s];
       std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
       if (cand >= load(&c.key[y])) continue;
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
-        if (c.changed_mark != nullptr && claim(c.changed_mark, y, c.gen)) append(c.changed, &c.ctr[c_changed], y);
+        if (c.changed_mark != nullptr) note_changed(c.changed_mark, y, c.gen);
         if (claim(c.round_mark, y, stamp)) append(next, &c.ctr[c_front + (r + 1) % 3], y);
       }
     }
   }
+  // One atomic per warp for the relaxation count (one per vertex on a shared word serialized rounds).
+  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
+  auto const sum = cg::reduce(warp, relaxed, cg::plus<unsigned long long>());
+  if (warp.thread_rank() == 0 && sum > 0) atomicAdd(&c.ctr[c_relax], sum);
 }
 
 /// The canonical parent of v from the final keys (docs/adr/0003).
@@ -221,11 +256,12 @@ __device__ void invalidate_level(ctx<W> const& c, int l)
   vertex_t* next = c.frontier[(l + 1) & 1];
   auto const count = load_count(&c.ctr[c_bfs + l % 3]);
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_bfs + (l + 2) % 3] = 0;
-  DYNG_GRID_LOOP(i, count)
+  int const lanes = lanes_for(count);
+  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
   {
-    vertex_t const x = cur[i];
+    vertex_t const x = cur[i / lanes];
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
-    for (edge_t s = b; s < b + d; ++s) {
+    for (edge_t s = b + static_cast<edge_t>(i % lanes); s < b + d; s += lanes) {
       vertex_t const y = c.out.target[s];
       if (c.parent[y] == x && claim(c.inval_mark, y, c.gen)) {
         append(c.inval, &c.ctr[c_inval], y);
@@ -266,7 +302,7 @@ __device__ void pull_seeds(ctx<W> const& c)
       if (kp != unreachable_key) best = min(best, extend(kp, c.in.weight_at(c.objective, s), c.zbits));
     }
     if (best < load(&c.key[v]) && best < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[v]), best)) {
-      if (claim(c.changed_mark, v, c.gen)) append(c.changed, &c.ctr[c_changed], v);
+      note_changed(c.changed_mark, v, c.gen);
       if (claim(c.round_mark, v, c.round_base)) append(c.frontier[0], &c.ctr[c_front + 0], v);
     }
   }
@@ -281,10 +317,10 @@ __device__ void collect_touched(ctx<W> const& c)
   {
     if (claim(c.touched_mark, c.seeds[i], c.gen)) append(c.touched, &c.ctr[c_touched], c.seeds[i]);
   }
-  auto const changed = load_count(&c.ctr[c_changed]);
-  DYNG_GRID_LOOP(i, changed)
+  DYNG_GRID_LOOP(i, c.n)  // the changed keys: one pass over their marks
   {
-    vertex_t const x = c.changed[i];
+    auto const x = static_cast<vertex_t>(i);
+    if (c.changed_mark[x] != c.gen) continue;
     if (claim(c.touched_mark, x, c.gen)) append(c.touched, &c.ctr[c_touched], x);
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
     for (edge_t s = b; s < b + d; ++s) {
@@ -422,7 +458,6 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.frontier[1] = device_scratch<vertex_t>(res, "sssp.cuda.frontier1", n + 1);
   c.inval = device_scratch<vertex_t>(res, "sssp.cuda.inval", n + 1);
   c.seeds = device_scratch<vertex_t>(res, "sssp.cuda.seeds", n + 1);
-  c.changed = device_scratch<vertex_t>(res, "sssp.cuda.changed", n + 1);
   c.touched = device_scratch<vertex_t>(res, "sssp.cuda.touched", n + 1);
   auto* marks = device_scratch<std::uint32_t>(res, "sssp.cuda.marks", 5 * n + 5);
   if (host.marks_for < n || host.gen > (1u << 30) || host.round_base > (1u << 30)) {
@@ -698,22 +733,28 @@ std::shared_ptr<device_result> clone(device_result const& d)
   return c;
 }
 
+void cuda_admit_weights(device_result& d, std::int64_t bound)
+{
+  auto const most = std::max(d.max_weight, bound);
+  if (!fits(d.n, d.zbits, most))
+    throw not_supported("sssp.cuda: a batch weight of " + std::to_string(most) + " could overflow the " +
+                        std::to_string(63 - d.zbits) + "-bit distances of the packed device keys (n = " +
+                        std::to_string(d.n) + "); nothing was changed; use a CPU backend for such weights");
+  d.max_weight = most;
+}
+
 void cuda_check_batch(device_result& d, dyng::detail::graph_impl const& g, batch const& b)
 {
   auto const k = static_cast<std::size_t>(g.k);
   auto const c = static_cast<std::size_t>(d.objective);
   // Weights the graph will reject (not finite, negative, beyond int32) are its to report.
-  double most = static_cast<double>(d.max_weight);
+  double most = 0;
   auto const consider = [&](double w) {
     if (w >= 0 && w <= 2147483647.0) most = std::max(most, w);
   };
   for (std::size_t i = 0; i < b.insertions(); ++i) consider(b.insert_weights()[i * k + c]);
   for (std::size_t i = 0; i < b.weight_changes(); ++i) consider(b.change_weights()[i * k + c]);
-  if (!fits(d.n, d.zbits, static_cast<std::int64_t>(most)))
-    throw not_supported("sssp.cuda: a batch weight of " + std::to_string(most) + " could overflow the " +
-                        std::to_string(63 - d.zbits) + "-bit distances of the packed device keys (n = " +
-                        std::to_string(d.n) + "); nothing was changed; use a CPU backend for such weights");
-  d.max_weight = static_cast<std::int64_t>(most);
+  cuda_admit_weights(d, static_cast<std::int64_t>(most));
 }
 
 }  // namespace dyng::sssp::detail
