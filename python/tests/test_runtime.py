@@ -116,10 +116,14 @@ def test_threads_read_while_updating() -> None:
         except BaseException as e:  # pragma: no cover
             errors.append(e)
 
+    drawn_and_applied = threading.Lock()  # a batch drawn on the graph must not meet the other updater's commit
+
     def updater(seed: int) -> None:
         try:
             for i in range(5):
-                dyng.sssp.update(r, dyng.Batch.random(g, 50, seed=seed * 100 + i), resources=dyng.Resources.sequential())
+                with drawn_and_applied:
+                    b = dyng.Batch.random(g, 50, seed=seed * 100 + i)
+                    dyng.sssp.update(r, b, resources=dyng.Resources.sequential())
         except BaseException as e:  # pragma: no cover
             errors.append(e)
 
