@@ -174,7 +174,24 @@ __global__ void store_tuples(vertex_t const* par, vertex_t n, int k, vertex_t* t
   }
 }
 
-/// The combined arcs of every vertex at offset[v]: (p, v, weight, objective weights...).
+/// v's combined arcs, one per distinct parent of tuple t in first-seen order, from position j:
+/// (p, v, weight, objective weights...). The one writer of arcs for the build and the update.
+__device__ inline void write_arcs(tuple_ref t, int k, vertex_t v, edge_t j, adj_view in, int const* objectives,
+                                  std::int32_t const* term, std::int64_t lk1, vertex_t* src, vertex_t* dst, W* w)
+{
+  for (int a = 0; a < k; ++a) {
+    if (!first_seen(t, a)) continue;
+    vertex_t const p = t[a];
+    src[j] = p;
+    dst[j] = v;
+    W* row = w + j * (k + 1);
+    row[0] = combined_weight(t, k, p, term, lk1);
+    arc_weights(in, v, p, objectives, k, row + 1);
+    ++j;
+  }
+}
+
+/// The combined arcs of every vertex at offset[v].
 __global__ void fill_arcs(vertex_t const* tuple, vertex_t n, int k, edge_t const* offset, adj_view in,
                           int const* objectives, std::int32_t const* term, std::int64_t lk1, vertex_t* src,
                           vertex_t* dst, W* w)
@@ -182,18 +199,7 @@ __global__ void fill_arcs(vertex_t const* tuple, vertex_t n, int k, edge_t const
   DYNG_GRID_STRIDE(i, n)
   {
     auto const v = static_cast<vertex_t>(i);
-    auto const t = stored(tuple, v, k);
-    edge_t j = offset[i];
-    for (int a = 0; a < k; ++a) {
-      if (!first_seen(t, a)) continue;
-      vertex_t const p = t[a];
-      src[j] = p;
-      dst[j] = v;
-      W* row = w + j * (k + 1);
-      row[0] = combined_weight(t, k, p, term, lk1);
-      arc_weights(in, v, p, objectives, k, row + 1);
-      ++j;
-    }
+    write_arcs(stored(tuple, v, k), k, v, offset[i], in, objectives, term, lk1, src, dst, w);
   }
 }
 
@@ -269,17 +275,7 @@ __global__ void fill_rows(vertex_t const* list, std::int64_t m, vertex_t* tuple,
         ++j;
       }
     }
-    edge_t j = upsert_at[i];
-    for (int a = 0; a < k; ++a) {
-      if (!first_seen(new_t, a)) continue;
-      vertex_t const p = new_t[a];
-      upsert_src[j] = p;
-      upsert_dst[j] = v;
-      W* row = upsert_w + j * (k + 1);
-      row[0] = combined_weight(new_t, k, p, term, lk1);
-      arc_weights(in, v, p, objectives, k, row + 1);
-      ++j;
-    }
+    write_arcs(new_t, k, v, upsert_at[i], in, objectives, term, lk1, upsert_src, upsert_dst, upsert_w);
     if (changed)
       for (int a = 0; a < k; ++a) tuple[static_cast<std::int64_t>(v) * k + a] = new_t[a];
   }
