@@ -292,21 +292,7 @@ void check_row(char const* what, std::size_t j, vertex_t u, vertex_t v, vertex_t
   }
 }
 
-/// Step 1 of every commit (host or device): shape, then ids and weights, row by row.
-void check_shape(graph_impl const& g, batch const& b)
-{
-  std::size_t const k = static_cast<std::size_t>(g.k);
-  bool const mosp = b.semantics() == batch_semantics::mosp;
-  DYNG_EXPECTS(b.k() == g.k, "batch has k=" + std::to_string(b.k()) + " weights per row, the graph has k=" +
-                                 std::to_string(g.k) + "; build the batch with dyng::batch(" + std::to_string(g.k) +
-                                 ", ...)");
-  DYNG_EXPECTS(!mosp || g.directed, "batch_semantics::mosp applies to directed graphs only (the DynaMOSP rules); "
-                                    "use batch_semantics::set for an undirected graph");
-  DYNG_ASSERT(b.insert_weights().size() == b.insertions() * k && b.change_weights().size() == b.weight_changes() * k &&
-                  b.upsert_order().size() == b.insertions() + b.weight_changes(),
-              "batch arrays out of step");
-}
-
+/// One row's ids and weights (check_batch_row with the weight type known).
 template <class W>
 void check_row_of(graph_impl const& g, batch const& b, batch_list list, std::size_t j)
 {
@@ -324,10 +310,12 @@ void check_row_of(graph_impl const& g, batch const& b, batch_list list, std::siz
   }
 }
 
+/// Step 1 of the host commit: shape, then ids and weights, row by row (the device commit checks
+/// the rows in its staging kernel and words a refusal with check_batch_row).
 template <class W>
 void check_rows(graph_impl const& g, batch const& b)
 {
-  check_shape(g, b);
+  check_batch_shape(g, b);
   for (std::size_t j = 0; j < b.deletions(); ++j) check_row_of<W>(g, b, batch_list::deletion, j);
   for (std::size_t j = 0; j < b.insertions(); ++j) check_row_of<W>(g, b, batch_list::insertion, j);
   for (std::size_t j = 0; j < b.weight_changes(); ++j) check_row_of<W>(g, b, batch_list::weight_change, j);
@@ -480,17 +468,20 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
       g.last_changes);
 }
 
-void check_batch_rows(graph_impl const& g, batch const& b)
+void check_batch_shape(graph_impl const& g, batch const& b)
 {
-  std::visit(
-      [&](auto const& store) {
-        using W = typename std::remove_cvref_t<decltype(store.out.weight)>::value_type;
-        check_rows<W>(g, b);
-      },
-      g.store);
+  std::size_t const k = static_cast<std::size_t>(g.k);
+  bool const mosp = b.semantics() == batch_semantics::mosp;
+  DYNG_EXPECTS(b.k() == g.k, "batch has k=" + std::to_string(b.k()) + " weights per row, the graph has k=" +
+                                 std::to_string(g.k) + "; build the batch with dyng::batch(" + std::to_string(g.k) +
+                                 ", ...)");
+  DYNG_EXPECTS(!mosp || g.directed, "batch_semantics::mosp applies to directed graphs only (the DynaMOSP rules); "
+                                    "use batch_semantics::set for an undirected graph");
+  DYNG_ASSERT(b.insert_weights().size() == b.insertions() * k && b.change_weights().size() == b.weight_changes() * k &&
+                  b.upsert_order().size() == b.insertions() + b.weight_changes(),
+              "batch arrays out of step");
 }
 
-void check_batch_shape(graph_impl const& g, batch const& b) { check_shape(g, b); }
 
 void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::size_t j)
 {

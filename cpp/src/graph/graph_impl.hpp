@@ -103,10 +103,8 @@ struct graph_impl {
 /// undirected graph becomes a directed one with both arcs, which has the same paths and cycles).
 graph host_copy(graph const& g);
 
-/// Checks a batch's shape, ids and weights against the graph (step 1 of every commit).
-/// @throws invalid_argument naming the batch row.
-void check_batch_rows(graph_impl const& g, batch const& b);
-/// The shape alone (k, semantics): what the device commit checks on the host.
+/// Checks a batch's shape against the graph (k, semantics): the start of every commit.
+/// @throws invalid_argument naming the mismatch.
 void check_batch_shape(graph_impl const& g, batch const& b);
 /// The lists of a batch, in the order their rows are checked.
 enum class batch_list : std::uint8_t { deletion, insertion, weight_change };
