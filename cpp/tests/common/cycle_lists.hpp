@@ -2,7 +2,8 @@
 // Helpers of the cycle_count listing tests (CPU and CUDA suites): a brute-force enumerator of the
 // simple cycles that shares nothing with the engines (a DFS from every vertex without the
 // smallest-vertex rule, each cycle rotated to its smallest vertex and deduplicated in a set),
-// and the comparison of a cycle_list with the canonical order it must be a prefix of.
+// the comparison of a cycle_list with the canonical order it must be a prefix of, and the
+// comparison of two histograms.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -14,6 +15,16 @@
 namespace dyng::test {
 
 using cycle = std::vector<vertex_t>;
+
+/// "" when two cycle_count results have equal histograms, else the first difference.
+inline std::string diff_hist(cycle_count::result const& a, cycle_count::result const& b)
+{
+  auto const x = a.histogram(), y = b.histogram();
+  if (x.size() != y.size()) return "sizes " + std::to_string(x.size()) + " and " + std::to_string(y.size());
+  for (std::size_t L = 0; L < x.size(); ++L)
+    if (x[L] != y[L]) return "length " + std::to_string(L) + ": " + std::to_string(x[L]) + " vs " + std::to_string(y[L]);
+  return "";
+}
 
 /// Every simple cycle of `g` of length 2..max_length, from its smallest vertex, in canonical
 /// order (by length, then lexicographically). Exponential: small graphs only.

@@ -10,6 +10,10 @@
 #include <cctype>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/resources.hpp"
 
 namespace dyng::test {
 
@@ -67,6 +71,17 @@ inline int cuda_device_count()
   } while (0)
 
 namespace dyng::test {
+
+/// The conformance suites' backend list on the GPU: {name, resources::cuda(0)}, or empty without
+/// a usable device (then a failure with DYNG_REQUIRE_CUDA=1, as for DYNG_REQUIRE_GPU).
+inline std::vector<std::pair<std::string, resources>> cuda_backends(std::string const& name)
+{
+  if (!cuda_unavailable_reason().empty()) {
+    if (cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
+    return {};
+  }
+  return {{name, resources::cuda(0)}};
+}
 
 /// Fixture for device tests: TEST_F(gpu_test, ...) runs only with a usable device.
 class gpu_test : public ::testing::Test {

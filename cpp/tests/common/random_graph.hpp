@@ -123,6 +123,42 @@ inline graph unweighted_graph(resources const& res, vertex_t n, std::vector<std:
   return graph::from_edges(res, n, s, d, unit, {.directed = directed});
 }
 
+/// The directed path 0 -> 1 -> ... -> n - 1, every arc of weight `w`: deleting its first arc
+/// invalidates every other vertex.
+inline graph path_graph(resources const& res, vertex_t n, std::int32_t w)
+{
+  std::vector<vertex_t> src, dst;
+  for (vertex_t v = 0; v + 1 < n; ++v) src.push_back(v), dst.push_back(v + 1);
+  std::vector<std::int32_t> const weights(src.size(), w);
+  return graph::from_edges(res, n, src, dst, weights, {});
+}
+
+/// The complete digraph on n vertices (every arc u -> v, u != v), unit weights.
+inline graph complete_digraph(resources const& res, vertex_t n)
+{
+  std::vector<std::pair<vertex_t, vertex_t>> arcs;
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v = 0; v < n; ++v)
+      if (u != v) arcs.emplace_back(u, v);
+  return unweighted_graph(res, n, arcs);
+}
+
+/// A hub joined both ways to every vertex, plus avg_degree * n random arcs (unit weights): most
+/// cycles go through vertex 0, so the cycle engines' work is skewed.
+inline graph hub_graph(resources const& res, vertex_t n, double avg_degree, std::uint64_t seed)
+{
+  generator gen(seed);
+  std::vector<vertex_t> s, d;
+  for (vertex_t v = 1; v < n; ++v) {
+    s.push_back(0), d.push_back(v);
+    s.push_back(v), d.push_back(0);
+  }
+  auto const m = static_cast<std::size_t>(avg_degree * n);
+  for (std::size_t i = 0; i < m; ++i) s.push_back(gen.vertex(n)), d.push_back(gen.vertex(n));
+  std::vector<std::int32_t> const unit;
+  return graph::from_edges(res, n, s, d, unit, {});
+}
+
 /// The arcs of a simple graph as a map (u, v) -> weights.
 inline std::map<std::pair<vertex_t, vertex_t>, std::vector<double>> arc_map(graph const& g)
 {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/conformance.hpp"
+#include "common/files.hpp"
 #include "common/cycle_lists.hpp"
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
@@ -24,32 +25,21 @@
 namespace {
 
 using namespace dyng;
+using dyng::test::diff_hist;
 namespace fs = std::filesystem;
+using dyng::test::hist_line;
+using dyng::test::lines_of;
+using dyng::test::read_case;
 
 fs::path const data = fs::path(DYNG_TEST_DATA_DIR) / "cycle_enum";
 constexpr char engine_id[] = "cycle_count.cuda.queue";
 
-std::string diff_hist(cycle_count::result const& a, cycle_count::result const& b)
-{
-  auto const x = a.histogram(), y = b.histogram();
-  if (x.size() != y.size()) return "sizes " + std::to_string(x.size()) + " and " + std::to_string(y.size());
-  for (std::size_t L = 0; L < x.size(); ++L)
-    if (x[L] != y[L]) return "length " + std::to_string(L) + ": " + std::to_string(x[L]) + " vs " + std::to_string(y[L]);
-  return "";
-}
 
 /// The conformance suite's view of the CUDA engine: k = 4 and 5 are the two result variants.
 struct cuda_cycle_family {
   using result_type = cycle_count::result;
   static constexpr int property_pairs = 1000;
-  static std::vector<std::pair<std::string, resources>> backends()
-  {
-    if (!test::cuda_unavailable_reason().empty()) {
-      if (test::cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
-      return {};
-    }
-    return {{"cuda", resources::cuda(0)}};
-  }
+  static std::vector<std::pair<std::string, resources>> backends() { return test::cuda_backends("cuda"); }
   static std::vector<test::graph_spec> specs()
   {
     return {{.n = 20, .avg_degree = 3, .directed = true},
@@ -82,22 +72,7 @@ namespace {
 
 class CycleCountCuda : public test::gpu_test {};
 
-std::vector<std::string> lines_of(fs::path const& p)
-{
-  std::vector<std::string> out;
-  std::ifstream in(p);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
-/// The fixtures' histogram text: `<label>` then ` L:count` per non-zero length.
-std::string hist_line(std::string const& label, std::span<std::uint64_t const> h)
-{
-  std::string out = label;
-  for (std::size_t L = 0; L < h.size(); ++L)
-    if (h[L] != 0) out += " " + std::to_string(L) + ":" + std::to_string(h[L]);
-  return out;
-}
 
 /// The label of a fixture line (its first word).
 std::string label_of(std::string const& line) { return line.substr(0, line.find(' ')); }
@@ -159,28 +134,6 @@ TEST_F(CycleCountCuda, CountAndUpdateCasesByteForByte)
   EXPECT_EQ(checked, 16 * 5 + 7 * 3);
 }
 
-/// One random case: the graph, the raw batch.
-struct random_case {
-  vertex_t n = 0;
-  std::vector<vertex_t> src, dst;
-  std::vector<std::pair<vertex_t, vertex_t>> del, ins;
-};
-
-random_case read_case(fs::path const& p)
-{
-  random_case c;
-  for (auto const& line : lines_of(p)) {
-    std::istringstream in(line);
-    std::string tag;
-    vertex_t u = 0, v = 0;
-    in >> tag;
-    if (tag == "n") in >> c.n;
-    else if ((in >> u >> v) && tag == "e") c.src.push_back(u), c.dst.push_back(v);
-    else if (tag == "-") c.del.emplace_back(u, v);
-    else if (tag == "+") c.ins.emplace_back(u, v);
-  }
-  return c;
-}
 
 TEST_F(CycleCountCuda, RandomCasesByteForByte)
 {
@@ -189,14 +142,8 @@ TEST_F(CycleCountCuda, RandomCasesByteForByte)
   for (auto const* id : {"case_000", "case_001", "case_004", "case_005"}) {
     auto const c = read_case(data / "cases" / (std::string(id) + ".txt"));
     auto const expected = lines_of(data / "cases" / (std::string(id) + ".cuda"));
-    // As the CPU fixture test (cycle_count_fixture_test.cpp): room for inserted ids, absent
-    // deletions ignored, deletions naming ids outside the graph left out.
-    vertex_t n = c.n;
-    for (auto const& [u, v] : c.ins) n = std::max({n, u + 1, v + 1});
-    batch b(1, batch_semantics::set, missing_edge::ignore);
-    for (auto const& [u, v] : c.del)
-      if (u < n && v < n) b.erase(u, v);
-    for (auto const& [u, v] : c.ins) b.insert(u, v, 1.0);
+    vertex_t const n = c.vertices();
+    auto const b = c.to_batch();
     std::vector<std::int32_t> const unit;
     std::map<std::string, std::string> got;  // "before@k" -> histogram text after the label
     for (int k : {2, 3, 4, 5, 6, 7, -1}) {
@@ -269,19 +216,6 @@ TEST_F(CycleCountCuda, UpdateEqualsRecountOnMessyBatches)
 
 /// A hub joined both ways to every vertex, plus random arcs: the hub's root and the changed arcs
 /// into it have more two-hop pairs than one work item takes, so they split over many blocks.
-graph hub_graph(resources const& res, vertex_t n, double avg_degree, std::uint64_t seed)
-{
-  test::generator gen(seed);
-  std::vector<vertex_t> s, d;
-  for (vertex_t v = 1; v < n; ++v) {
-    s.push_back(0), d.push_back(v);
-    s.push_back(v), d.push_back(0);
-  }
-  auto const m = static_cast<std::size_t>(avg_degree * n);
-  for (std::size_t i = 0; i < m; ++i) s.push_back(gen.vertex(n)), d.push_back(gen.vertex(n));
-  std::vector<std::int32_t> const unit;
-  return graph::from_edges(res, n, s, d, unit, {});
-}
 
 TEST_F(CycleCountCuda, SkewedGraphsSplitIntoItemsAndAgreeWithSequential)
 {
@@ -289,8 +223,8 @@ TEST_F(CycleCountCuda, SkewedGraphsSplitIntoItemsAndAgreeWithSequential)
   auto const cpu = resources::sequential();
   for (int k : {2, 3, 4, 5}) {
     vertex_t const n = k == 5 ? 600 : 3000;
-    auto g = hub_graph(gpu, n, 2.0, 7);
-    auto h = hub_graph(cpu, n, 2.0, 7);
+    auto g = test::hub_graph(gpu, n, 2.0, 7);
+    auto h = test::hub_graph(cpu, n, 2.0, 7);
     auto r = cycle_count::compute(gpu, g, {.k = k});
     auto rh = cycle_count::compute(cpu, h, {.k = k});
     ASSERT_EQ(diff_hist(r, rh), "") << "k=" << k;
@@ -450,8 +384,8 @@ TEST_F(CycleCountCuda, ListsEqualSequentialOnSkewedAndRealGraphs)
   // A hub root with more two-hop pairs than one item takes: its items run on many blocks, and
   // the cap cuts inside its cycles (select passes on the hub alone).
   for (int k : {2, 3, 4}) {
-    auto const g = hub_graph(gpu, 3000, 2.0, 7);
-    auto const h = hub_graph(cpu, 3000, 2.0, 7);
+    auto const g = test::hub_graph(gpu, 3000, 2.0, 7);
+    auto const h = test::hub_graph(cpu, 3000, 2.0, 7);
     auto const full = cycle_count::list_cycles(cpu, h, {.k = k}, cycle_count::max_listed_cycles);
     auto const t = static_cast<std::int64_t>(full.total);
     for (std::int64_t cap : {std::int64_t{1}, std::int64_t{1000}, t / 2, t - 1, t}) {

@@ -15,6 +15,7 @@
 
 #include "common/files.hpp"
 #include "common/conformance.hpp"
+#include "common/mosp_results.hpp"
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
@@ -25,6 +26,8 @@ namespace {
 
 using namespace dyng;
 using test::graph_spec;
+using test::diff_mosp_results;
+using test::mosp_params_for;
 namespace fs = std::filesystem;
 using dyng::test::slurp;
 
@@ -40,60 +43,20 @@ std::vector<graph_spec> int_specs()
   };
 }
 
-std::vector<std::vector<double>> arcs_of(graph const& g)
-{
-  std::vector<std::vector<double>> rows;
-  for (auto const& [e, w] : test::arc_map(g)) {
-    std::vector<double> row{static_cast<double>(e.first), static_cast<double>(e.second)};
-    row.insert(row.end(), w.begin(), w.end());
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
-/// "" when every array is equal (trees, combined arcs and weights, MOSP tree, costs).
-std::string diff_results(mosp::result const& a, mosp::result const& b)
-{
-  if (a.k() != b.k()) return "K differs";
-  auto const same_tree = [](sssp::result const& x, sssp::result const& y) {
-    return x.distance_data() == y.distance_data() &&
-           std::equal(x.parents().begin(), x.parents().end(), y.parents().begin(), y.parents().end());
-  };
-  for (int i = 0; i < a.k(); ++i)
-    if (!same_tree(a.tree(i), b.tree(i))) return "tree of objective " + std::to_string(i) + " differs";
-  if (arcs_of(a.combined_graph()) != arcs_of(b.combined_graph())) return "combined graphs differ";
-  if (!same_tree(a.combined_tree(), b.combined_tree())) return "MOSP trees differ";
-  if (a.cost_data() != b.cost_data()) return "costs differ";
-  return "";
-}
 
-mosp::params params_for(graph const& g, int variant, mosp::combined_update mode)
-{
-  mosp::params p{.source = variant == 0 ? 0 : g.num_vertices() - 1, .combined = mode};
-  if (variant == 1)
-    for (int i = 0; i < g.k(); ++i) p.pref.push_back(1 + (i * 2) % 5);  // 1, 3, 5, 2, ...
-  p.strategy = sssp::strategy::incremental;
-  return p;
-}
 
 template <mosp::combined_update Mode>
 struct mosp_cuda_family {
   using result_type = mosp::result;
   static constexpr int property_pairs = 200;
-  static std::vector<std::pair<std::string, resources>> backends()
-  {
-    if (!test::cuda_unavailable_reason().empty()) {
-      if (test::cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
-      return {};
-    }
-    return {{"cuda", resources::cuda(0)}};
-  }
+  static std::vector<std::pair<std::string, resources>> backends() { return test::cuda_backends("cuda"); }
   static std::vector<graph_spec> specs() { return int_specs(); }
   static result_type compute(resources const& res, graph const& g, int variant)
   {
-    return mosp::compute(res, g, params_for(g, variant, Mode));
+    return mosp::compute(res, g, mosp_params_for(g, variant, Mode));
   }
-  static std::string diff(result_type const& a, result_type const& b) { return diff_results(a, b); }
+  static std::string diff(result_type const& a, result_type const& b) { return diff_mosp_results(a, b); }
   static std::string verify(graph const& g, result_type const& r) { return mosp::verify(g, r); }
   static void check_stats(graph const& g, result_type const& r)
   {
@@ -171,7 +134,7 @@ TEST_F(MospCuda, FixturesByteForByte)
       dyng::update(cpu, h, b, ref);
       expect_files(r, ref, root / c.name, "updated", "Updated", where + " updated");
       EXPECT_EQ(mosp::verify(g, r), "") << where;
-      EXPECT_EQ(diff_results(r, ref), "") << where;
+      EXPECT_EQ(diff_mosp_results(r, ref), "") << where;
     }
   }
 }
@@ -206,9 +169,9 @@ TEST_F(MospCuda, EqualsSequentialOnRandomGraphsAndBatches)
         auto h = a.make_graph(cpu, spec);
         auto g = b.make_graph(gpu, spec);
         int const variant = static_cast<int>(seed % 3);
-        auto ref = mosp::compute(cpu, h, params_for(h, variant, mode));
-        auto r = mosp::compute(gpu, g, params_for(g, variant, mode));
-        ASSERT_EQ(diff_results(r, ref), "") << test::describe(spec, seed) << " compute";
+        auto ref = mosp::compute(cpu, h, mosp_params_for(h, variant, mode));
+        auto r = mosp::compute(gpu, g, mosp_params_for(g, variant, mode));
+        ASSERT_EQ(diff_mosp_results(r, ref), "") << test::describe(spec, seed) << " compute";
         for (int step = 0; step < 4; ++step) {
           auto const sem = spec.multigraph ? batch_semantics::mosp : batch_semantics::set;
           std::size_t const size = spec.n > 100 ? 50 + 100 * static_cast<std::size_t>(step) : 1 + seed % 12;
@@ -216,7 +179,7 @@ TEST_F(MospCuda, EqualsSequentialOnRandomGraphsAndBatches)
           (void)b.make_batch(g, spec, size, sem);  // keep the generators in step
           dyng::update(cpu, h, bt, ref);
           dyng::update(gpu, g, bt, r);
-          ASSERT_EQ(diff_results(r, ref), "") << test::describe(spec, seed) << " step " << step;
+          ASSERT_EQ(diff_mosp_results(r, ref), "") << test::describe(spec, seed) << " step " << step;
           EXPECT_EQ(r.last_stats().parent_changes, ref.last_stats().parent_changes)
               << test::describe(spec, seed) << " step " << step;
           if (mode == mosp::combined_update::incremental)
@@ -239,7 +202,7 @@ TEST_F(MospCuda, UpdateEqualsRecomputeOnALargerGraph)
   for (int step = 0; step < 6; ++step) {
     dyng::update(gpu, g, gen.make_batch(g, spec, 500), r);
     auto const fresh = mosp::compute(gpu, g, {.source = 0, .pref = {1, 2, 3}});
-    ASSERT_EQ(diff_results(r, fresh), "") << "step " << step;
+    ASSERT_EQ(diff_mosp_results(r, fresh), "") << "step " << step;
   }
   EXPECT_EQ(mosp::verify(g, r), "");
 }
@@ -298,7 +261,7 @@ TEST_F(MospCuda, CloneIsIndependentAndCurrent)
   EXPECT_NE(before.combined_graph().id(), r.combined_graph().id());
   // The clone still equals a compute on the graph before the batch.
   auto const ref = mosp::compute(gpu, g_before, {.source = 0});
-  EXPECT_EQ(diff_results(before, ref), "");
+  EXPECT_EQ(diff_mosp_results(before, ref), "");
 }
 
 TEST_F(MospCuda, HostGraphWithCudaResourcesIsRefused)

@@ -42,14 +42,7 @@ template <char const* Engine>
 struct cuda_family {
   using result_type = sssp::result;
   static constexpr int property_pairs = 1000;
-  static std::vector<std::pair<std::string, resources>> backends()
-  {
-    if (!test::cuda_unavailable_reason().empty()) {
-      if (test::cuda_required()) ADD_FAILURE() << "no usable CUDA device and DYNG_REQUIRE_CUDA is set";
-      return {};
-    }
-    return {{std::string("cuda ") + Engine, resources::cuda(0)}};
-  }
+  static std::vector<std::pair<std::string, resources>> backends() { return test::cuda_backends(std::string("cuda ") + Engine); }
   static std::vector<graph_spec> specs() { return int_specs(); }
   static result_type compute(resources const& res, graph const& g, int variant)
   {
@@ -310,15 +303,8 @@ TEST_F(SsspCuda, RealGraphsChainedBatches)
 TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)
 {
   auto const gpu = resources::cuda(0);
-  std::vector<vertex_t> src, dst;
-  std::vector<std::int32_t> w;
-  for (vertex_t v = 0; v + 1 < 1000; ++v) {
-    src.push_back(v);
-    dst.push_back(v + 1);
-    w.push_back(1);
-  }
   for (char const* engine : {fused, operators}) {
-    auto g = graph::from_edges(gpu, 1000, src, dst, w, {});
+    auto g = test::path_graph(gpu, 1000, 1);
     auto r = sssp::compute(gpu, g, {.engine = engine});
     auto const s = sssp::update(gpu, g, batch().erase(0, 1), r);
     EXPECT_TRUE(s.recomputed) << engine;

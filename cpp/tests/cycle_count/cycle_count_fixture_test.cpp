@@ -24,26 +24,14 @@ namespace {
 
 using namespace dyng;
 namespace fs = std::filesystem;
+using dyng::test::hist_line;
+using dyng::test::lines_of;
+using dyng::test::read_case;
 using dyng::test::slurp;
 
 fs::path const data = fs::path(DYNG_TEST_DATA_DIR) / "cycle_enum";
 
-std::vector<std::string> lines_of(fs::path const& p)
-{
-  std::vector<std::string> out;
-  std::ifstream in(p);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
-/// The fixtures' histogram text: `<label>` then ` L:count` per non-zero length.
-std::string hist_line(std::string const& label, std::span<std::uint64_t const> h)
-{
-  std::string out = label;
-  for (std::size_t L = 0; L < h.size(); ++L)
-    if (h[L] != 0) out += " " + std::to_string(L) + ":" + std::to_string(h[L]);
-  return out;
-}
 
 std::vector<std::pair<std::string, resources>> backends()
 {
@@ -180,28 +168,6 @@ TEST(CycleEnumCounts, EveryCaseOnEveryBackend)
   }
 }
 
-/// One random case: the graph, the raw batch.
-struct random_case {
-  vertex_t n = 0;
-  std::vector<vertex_t> src, dst;
-  std::vector<std::pair<vertex_t, vertex_t>> del, ins;
-};
-
-random_case read_case(fs::path const& p)
-{
-  random_case c;
-  for (auto const& line : lines_of(p)) {
-    std::istringstream in(line);
-    std::string tag;
-    vertex_t u = 0, v = 0;
-    in >> tag;
-    if (tag == "n") in >> c.n;
-    else if ((in >> u >> v) && tag == "e") c.src.push_back(u), c.dst.push_back(v);
-    else if (tag == "-") c.del.emplace_back(u, v);
-    else if (tag == "+") c.ins.emplace_back(u, v);
-  }
-  return c;
-}
 
 TEST(CycleEnumCases, PreparedAfterAndHistograms)
 {
@@ -210,17 +176,8 @@ TEST(CycleEnumCases, PreparedAfterAndHistograms)
     auto const c = read_case(data / "cases" / (std::string(id) + ".txt"));
     auto const expected = lines_of(data / "cases" / (std::string(id) + ".expected"));
     auto const counts = lines_of(data / "cases" / (std::string(id) + ".counts"));
-    // The original grows n to cover the ids of insertions; a dyng graph has a fixed vertex set,
-    // so the test builds it with room for them (isolated vertices change no count).
-    vertex_t n = c.n;
-    for (auto const& [u, v] : c.ins) n = std::max({n, u + 1, v + 1});
-    // The original drops absent deletions; dyng does so with missing_edge::ignore. A deletion
-    // naming an id outside the graph (the original drops it as absent) is an error in dyng
-    // (ids are checked first, whatever the policy: docs/adr/0007), so such rows are left out.
-    batch b(1, batch_semantics::set, missing_edge::ignore);
-    for (auto const& [u, v] : c.del)
-      if (u < n && v < n) b.erase(u, v);
-    for (auto const& [u, v] : c.ins) b.insert(u, v, 1.0);
+    vertex_t const n = c.vertices();
+    auto const b = c.to_batch();
     std::vector<std::int32_t> const unit;
     for (auto const& [name, res] : backends()) {
       std::map<std::string, std::string> got;  // "seq_before@k" -> line

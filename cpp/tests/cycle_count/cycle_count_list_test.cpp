@@ -47,11 +47,7 @@ TEST(CycleCountList, SmallKnownGraphs)
 {
   for (auto const& [name, res] : cpu_backends()) {
     // The complete digraph on 4 vertices: 6 2-cycles, 8 3-cycles, 6 4-cycles.
-    std::vector<std::pair<vertex_t, vertex_t>> k4;
-    for (vertex_t u = 0; u < 4; ++u)
-      for (vertex_t v = 0; v < 4; ++v)
-        if (u != v) k4.emplace_back(u, v);
-    auto const g = test::unweighted_graph(res, 4, k4);
+    auto const g = test::complete_digraph(res, 4);
     auto const all = cycle_count::list_cycles(res, g, {.k = 4}, 100);
     EXPECT_EQ(all.size(), 20u) << name;
     EXPECT_EQ(all.total, 20u);
@@ -140,20 +136,6 @@ TEST(CycleCountList, FromAnUpdatedResult)
   }
 }
 
-/// A hub joined both ways to every vertex, plus random arcs: most cycles go through vertex 0.
-graph hub_graph(resources const& res, vertex_t n, double avg_degree, std::uint64_t seed)
-{
-  test::generator gen(seed);
-  std::vector<vertex_t> s, d;
-  for (vertex_t v = 1; v < n; ++v) {
-    s.push_back(0), d.push_back(v);
-    s.push_back(v), d.push_back(0);
-  }
-  auto const m = static_cast<std::size_t>(avg_degree * n);
-  for (std::size_t i = 0; i < m; ++i) s.push_back(gen.vertex(n)), d.push_back(gen.vertex(n));
-  std::vector<std::int32_t> const unit;
-  return graph::from_edges(res, n, s, d, unit, {});
-}
 
 TEST(CycleCountList, EveryBackendAndThreadCountGivesTheSameList)
 {
@@ -166,7 +148,7 @@ TEST(CycleCountList, EveryBackendAndThreadCountGivesTheSameList)
     int k;
   };
   std::vector<shape> const shapes{
-      {"hub", [](resources const& r) { return hub_graph(r, 400, 2.0, 3); }, 4},
+      {"hub", [](resources const& r) { return test::hub_graph(r, 400, 2.0, 3); }, 4},
       {"random", [](resources const& r) {
          test::generator gen(11);
          return gen.make_graph(r, {.n = 120, .avg_degree = 6});
@@ -296,11 +278,7 @@ TEST(CycleCountList, ManyCyclesSmallCap)
   // The complete digraph on 9 vertices, every length: 125,664 cycles (sum over L of
   // C(9, L) (L - 1)!); a cap of 3 lists the first three 2-cycles, exactly.
   for (auto const& [name, res] : cpu_backends()) {
-    std::vector<std::pair<vertex_t, vertex_t>> arcs;
-    for (vertex_t u = 0; u < 9; ++u)
-      for (vertex_t v = 0; v < 9; ++v)
-        if (u != v) arcs.emplace_back(u, v);
-    auto const g = test::unweighted_graph(res, 9, arcs);
+    auto const g = test::complete_digraph(res, 9);
     auto const l = cycle_count::list_cycles(res, g, {.k = cycle_count::unbounded}, 3);
     EXPECT_EQ(l.total, 125664u) << name;
     EXPECT_TRUE(l.truncated);

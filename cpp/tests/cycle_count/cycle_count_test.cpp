@@ -12,6 +12,7 @@
 
 #include "common/backends.hpp"
 #include "common/conformance.hpp"
+#include "common/cycle_lists.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
@@ -26,17 +27,10 @@ void shuffle(std::vector<T>& a, std::mt19937_64& rng);
 namespace {
 
 using namespace dyng;
+using dyng::test::diff_hist;
 
 std::vector<std::pair<std::string, resources>> cpu_backends() { return test::cpu_backends(4); }
 
-std::string diff_hist(cycle_count::result const& a, cycle_count::result const& b)
-{
-  auto const x = a.histogram(), y = b.histogram();
-  if (x.size() != y.size()) return "sizes " + std::to_string(x.size()) + " and " + std::to_string(y.size());
-  for (std::size_t L = 0; L < x.size(); ++L)
-    if (x[L] != y[L]) return "length " + std::to_string(L) + ": " + std::to_string(x[L]) + " vs " + std::to_string(y[L]);
-  return "";
-}
 
 /// The conformance suite's view of the family: k = 4 and 5 are the two result variants.
 struct cycle_family {
@@ -76,11 +70,7 @@ TEST(CycleCount, SmallKnownGraphs)
 {
   for (auto const& [name, res] : cpu_backends()) {
     // A complete digraph on 4 vertices: C(4,2)=6 2-cycles, 4*2=8 3-cycles, 3!=6 4-cycles.
-    std::vector<std::pair<vertex_t, vertex_t>> k4;
-    for (vertex_t u = 0; u < 4; ++u)
-      for (vertex_t v = 0; v < 4; ++v)
-        if (u != v) k4.emplace_back(u, v);
-    auto const g = test::unweighted_graph(res, 4, k4);
+    auto const g = test::complete_digraph(res, 4);
     auto const r = cycle_count::compute(res, g, {.k = 4});
     EXPECT_EQ(std::vector<std::uint64_t>(r.histogram().begin(), r.histogram().end()),
               (std::vector<std::uint64_t>{0, 0, 6, 8, 6})) << name;

@@ -11,6 +11,7 @@
 
 #include "common/backends.hpp"
 #include "common/conformance.hpp"
+#include "common/mosp_results.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/mosp/mosp.hpp"
@@ -19,35 +20,12 @@ namespace {
 
 using namespace dyng;
 using test::graph_spec;
+using test::diff_mosp_results;
+using test::mosp_params_for;
 
 using test::cpu_backends;
 
-/// The combined graph's arcs as sorted (source, target, weights...) rows.
-std::vector<std::vector<double>> arcs_of(graph const& g)
-{
-  std::vector<std::vector<double>> rows;
-  for (auto const& [e, w] : test::arc_map(g)) {
-    std::vector<double> row{static_cast<double>(e.first), static_cast<double>(e.second)};
-    row.insert(row.end(), w.begin(), w.end());
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
-std::string diff_results(mosp::result const& a, mosp::result const& b)
-{
-  if (a.k() != b.k()) return "K differs";
-  auto const same_tree = [](sssp::result const& x, sssp::result const& y) {
-    return x.distance_data() == y.distance_data() &&
-           std::equal(x.parents().begin(), x.parents().end(), y.parents().begin(), y.parents().end());
-  };
-  for (int i = 0; i < a.k(); ++i)
-    if (!same_tree(a.tree(i), b.tree(i))) return "tree of objective " + std::to_string(i) + " differs";
-  if (arcs_of(a.combined_graph()) != arcs_of(b.combined_graph())) return "combined graphs differ";
-  if (!same_tree(a.combined_tree(), b.combined_tree())) return "MOSP trees differ";
-  if (a.cost_data() != b.cost_data()) return "costs differ";
-  return "";
-}
 
 template <mosp::combined_update Mode>
 struct mosp_family {
@@ -67,13 +45,9 @@ struct mosp_family {
   }
   static result_type compute(resources const& res, graph const& g, int variant)
   {
-    mosp::params p{.source = variant == 0 ? 0 : g.num_vertices() - 1, .combined = Mode};
-    if (variant == 1)
-      for (int i = 0; i < g.k(); ++i) p.pref.push_back(1 + (i * 2) % 5);  // 1, 3, 5, 2, ...
-    p.strategy = sssp::strategy::incremental;
-    return mosp::compute(res, g, p);
+    return mosp::compute(res, g, mosp_params_for(g, variant, Mode));
   }
-  static std::string diff(result_type const& a, result_type const& b) { return diff_results(a, b); }
+  static std::string diff(result_type const& a, result_type const& b) { return diff_mosp_results(a, b); }
   static std::string verify(graph const& g, result_type const& r) { return mosp::verify(g, r); }
   static void check_stats(graph const& g, result_type const& r)
   {
@@ -318,7 +292,7 @@ TEST(Mosp, CloneIsIndependentAndCurrent)
   auto r = mosp::compute(res, g, {.source = 0});
   auto g2 = g.clone();
   auto c = r.clone();
-  EXPECT_EQ(diff_results(r, c), "");
+  EXPECT_EQ(diff_mosp_results(r, c), "");
   auto const b = gen.make_batch(g, spec, 10);
   dyng::update(res, g, b, r);
   EXPECT_EQ(mosp::verify(g, r), "");

@@ -136,14 +136,7 @@ TEST(Sssp, StrategyIsReportedAndSelectable)
 {
   for (auto const& [name, res] : cpu_backends()) {
     // A path 0->1->...->99: deleting 0->1 invalidates 99 vertices.
-    std::vector<vertex_t> src, dst;
-    std::vector<std::int32_t> w;
-    for (vertex_t v = 0; v + 1 < 100; ++v) {
-      src.push_back(v);
-      dst.push_back(v + 1);
-      w.push_back(1);
-    }
-    auto g = line_graph(res, src, dst, w, 100);
+    auto g = test::path_graph(res, 100, 1);
     auto r = sssp::compute(res, g, {.source = 0});
     std::vector<std::string> logged;
     res.logger().set_level(log_level::info);
@@ -171,14 +164,7 @@ TEST(Sssp, AWideImprovementRecomputesToo)
     // A path 0->1->...->99 of weight 10 per arc: a shortcut 0->50 of weight 1 lowers half the
     // distances without invalidating anything; past a quarter of the vertices the update stops
     // and recomputes (never much slower than a recompute), and the result is still exact.
-    std::vector<vertex_t> src, dst;
-    std::vector<std::int32_t> w;
-    for (vertex_t v = 0; v + 1 < 100; ++v) {
-      src.push_back(v);
-      dst.push_back(v + 1);
-      w.push_back(10);
-    }
-    auto g = line_graph(res, src, dst, w, 100);
+    auto g = test::path_graph(res, 100, 10);
     auto r = sssp::compute(res, g, {.source = 0});
     auto s = sssp::update(res, g, batch().insert(0, 50, 1.0), r);
     EXPECT_TRUE(s.recomputed) << name;
