@@ -16,12 +16,17 @@
 //   the sssp update equals a recompute. Costs are recomputed only in the MOSP subtrees below
 //   vertices whose MOSP parent or parent arc changed. docs/adr/0005-mosp.md has the measurements.
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
+#if defined(DYNG_HAVE_CUDA)
+#include "core/side_by_side.hpp"
+#endif
 #include "mosp/detail.hpp"
 #include "sssp/detail.hpp"
 #include "sssp/marks.hpp"
@@ -32,6 +37,28 @@ namespace {
 using dyng::detail::vertex_marks;
 using sssp::detail::distance_of;
 using sssp::detail::with_weight_type;
+
+/// Runs `per_tree(i, res_i)` for the K trees: side by side on a CUDA device (a tree's compute or
+/// update is a chain of short kernels that waits for its stream once, so one at a time would
+/// leave the device mostly idle), one after another on the CPU backends (each tree already
+/// takes every thread it is given).
+void for_each_tree(resources const& res, std::size_t k, std::function<void(std::size_t, resources const&)> const& per_tree)
+{
+#if defined(DYNG_HAVE_CUDA)
+  if (res.backend() == backend::cuda && k > 1) return dyng::detail::side_by_side(res, k, per_tree);
+#endif
+  for (std::size_t i = 0; i < k; ++i) per_tree(i, res);
+}
+
+/// After for_each_tree: `res`'s stream follows the trees' own, so it is the stream consumers of
+/// their device arrays order after (the side streams belong to `res`, which may go first).
+void trees_written_on([[maybe_unused]] resources const& res, [[maybe_unused]] std::vector<sssp::result>& trees)
+{
+#if defined(DYNG_HAVE_CUDA)
+  if (res.backend() == backend::cuda)
+    for (auto& t : trees) sssp::detail::adopt_writer(*sssp::access::device(t), res);
+#endif
+}
 
 struct resolved {
   std::vector<int> objectives;
@@ -399,8 +426,12 @@ result compute(resources const& res, graph const& g, params const& p)
   std::vector<sssp::result> trees;
   {
     scoped_stage stage(res.profiler(), "mosp.trees");
-    for (int const c : rp.objectives)
-      trees.push_back(sssp::compute(res, g, {.source = p.source, .objective = c, .strategy = p.strategy}));
+    std::vector<std::optional<sssp::result>> made(rp.objectives.size());
+    for_each_tree(res, made.size(), [&](std::size_t i, resources const& r) {
+      made[i] = sssp::compute(r, g, {.source = p.source, .objective = rp.objectives[i], .strategy = p.strategy});
+    });
+    for (auto& t : made) trees.push_back(std::move(*t));
+    trees_written_on(res, trees);
   }
   // Placeholders, replaced by rebuild (a graph and an sssp result have no empty state); host
   // ones on every backend, so a CUDA compute launches nothing for them.
@@ -430,10 +461,9 @@ void result::apply_changes(resources const& res, graph const& g)
   stats_ = {};
   {
     scoped_stage stage(res.profiler(), "mosp.trees");
-    for (auto& t : trees_) {
-      t.params().strategy = params_.strategy;
-      t.apply_changes(res, g);
-    }
+    for (auto& t : trees_) t.params().strategy = params_.strategy;
+    for_each_tree(res, trees_.size(), [&](std::size_t i, resources const& r) { trees_[i].apply_changes(r, g); });
+    trees_written_on(res, trees_);
   }
 #if defined(DYNG_HAVE_CUDA)
   if (device_) {

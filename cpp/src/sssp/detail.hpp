@@ -168,6 +168,9 @@ vertex_t const* device_parents(device_result const& d) noexcept;
 /// The result's arrays in place (distances are derived from the keys on the first ask after a write).
 device_array device_distances(device_result& d);
 device_array device_parents_array(device_result const& d) noexcept;
+/// Makes `res`'s stream the one the result's arrays were last written on, for a result updated on
+/// another stream that `res`'s stream is ordered after (mosp's trees, run side by side).
+void adopt_writer(device_result& d, resources const& res) noexcept;
 #endif
 
 }  // namespace detail

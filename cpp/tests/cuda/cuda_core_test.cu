@@ -1,15 +1,19 @@
 // The CUDA core on a device (label gpu): resources on the three kinds of stream, device checks,
-// stream-ordered buffers, scratch reuse, the CUB wrapper and the device guard.
+// stream-ordered buffers, scratch reuse, the CUB wrapper, the device guard and side-by-side pieces.
 #include <cub/device/device_scan.cuh>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <numeric>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/gpu.hpp"
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/state.cuh"
+#include "core/side_by_side.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/resources.hpp"
 
@@ -301,4 +305,55 @@ TEST_F(CudaCore, MissingKernelMessageNamesTheDevice)
     EXPECT_NE(msg.find(cc), std::string::npos) << msg;
     EXPECT_NE(msg.find("device 0"), std::string::npos) << msg;
   }
+}
+
+TEST_F(CudaCore, SideBySidePiecesRunBetweenTheCallersWorkOnStreamsOfTheirOwn)
+{
+  user_stream const s(0);
+  auto const r = dyng::resources::cuda(0, s.get());
+  std::size_t const n = 1 << 22;  // 16 MB: copies that take a while
+  device_buffer<int> source(r, n);
+  std::vector<device_buffer<int>> copies;
+  for (int i = 0; i < 3; ++i) copies.emplace_back(r, n);
+  device_guard const g(r);
+  ASSERT_EQ(cudaMemsetAsync(source.data(), 0x01, n * sizeof(int), s.get()), cudaSuccess);
+  std::vector<cudaStream_t> streams(3);
+  dyng::detail::side_by_side(r, 3, [&](std::size_t i, dyng::resources const& side) {
+    streams[i] = stream_of(side);
+    EXPECT_EQ(side.device(), 0);
+    if (cudaMemcpyAsync(copies[i].data(), source.data(), n * sizeof(int), cudaMemcpyDeviceToDevice, streams[i]) !=
+        cudaSuccess)
+      throw std::runtime_error("copy failed");
+  });
+  // Ordered after every piece: the pieces copied the first value, not this one.
+  ASSERT_EQ(cudaMemsetAsync(source.data(), 0x02, n * sizeof(int), s.get()), cudaSuccess);
+  std::vector<int> host(n);
+  for (auto const& c : copies) {
+    ASSERT_EQ(cudaMemcpyAsync(host.data(), c.data(), n * sizeof(int), cudaMemcpyDeviceToHost, s.get()), cudaSuccess);
+    dyng::detail::synchronize(r);
+    ASSERT_EQ(host.front(), 0x01010101);
+    ASSERT_EQ(host.back(), 0x01010101);
+  }
+  EXPECT_EQ(std::set<cudaStream_t>(streams.begin(), streams.end()).size(), 3u);
+  EXPECT_FALSE(std::set<cudaStream_t>(streams.begin(), streams.end()).contains(s.get()));
+
+  // The side resources are kept and reused: the same streams next time, for copies of r too.
+  auto const copy = r;
+  std::vector<cudaStream_t> again(3);
+  dyng::detail::side_by_side(copy, 3, [&](std::size_t i, dyng::resources const& side) { again[i] = stream_of(side); });
+  EXPECT_EQ(again, streams);
+}
+
+TEST_F(CudaCore, SideBySideRethrowsAfterEveryPieceEnded)
+{
+  auto const r = dyng::resources::cuda(0);
+  std::atomic<int> ended{0};
+  EXPECT_THROW(dyng::detail::side_by_side(r, 4,
+                                          [&](std::size_t i, dyng::resources const&) {
+                                            ++ended;
+                                            if (i == 1 || i == 2) throw std::invalid_argument("piece " + std::to_string(i));
+                                          }),
+               std::invalid_argument);
+  EXPECT_EQ(ended.load(), 4);
+  dyng::detail::synchronize(r);  // the stream is still usable
 }

@@ -207,6 +207,41 @@ TEST_F(MospCuda, UpdateEqualsRecomputeOnALargerGraph)
   EXPECT_EQ(mosp::verify(g, r), "");
 }
 
+TEST_F(MospCuda, TreesSideBySideFollowTheCallersStreamAndOutliveItsResources)
+{
+  // The K trees are computed and updated side by side on streams of their own: the caller's
+  // stream must order them after the batch's commit and before the combined graph's update,
+  // whichever resources (and streams) the calls come with, and the results must outlive them.
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  auto const cpu = resources::sequential();
+  graph_spec const spec{.n = 3000, .avg_degree = 3.0, .directed = true, .k = 3, .max_weight = 100};
+  mosp::params const p{.source = 0, .pref = {1, 2, 3}};
+  test::generator a(21), b(21);
+  auto h = a.make_graph(cpu, spec);
+  auto ref = mosp::compute(cpu, h, p);
+  {
+    auto const on_stream = resources::cuda(0, stream);
+    auto g = b.make_graph(on_stream, spec);
+    auto r = mosp::compute(on_stream, g, p);
+    ASSERT_EQ(diff_mosp_results(r, ref), "");
+    for (int step = 0; step < 4; ++step) {
+      auto const bt = a.make_batch(h, spec, 300);
+      (void)b.make_batch(g, spec, 300);  // keep the generators in step
+      dyng::update(cpu, h, bt, ref);
+      if (step % 2 == 0) {
+        dyng::update(on_stream, g, bt, r);
+      } else {
+        auto const other = resources::cuda(0);  // the per-thread default stream, gone after the call
+        dyng::update(other, g, bt, r);
+      }
+      ASSERT_EQ(diff_mosp_results(r, ref), "") << "step " << step;
+    }
+    EXPECT_EQ(mosp::verify(g, r), "");
+  }
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
 // ---- declines, clones, host copies ------------------------------------------------------------
 
 TEST_F(MospCuda, DeclinesFloat64Weights)

@@ -13,10 +13,14 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <exception>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/state.cuh"
+#include "core/side_by_side.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/log.hpp"
 #include "dyng/core/resources.hpp"
@@ -122,6 +126,8 @@ cuda_state::~cuda_state()
       if (cudaFreeHost(b.data) != cudaSuccess) static_cast<void>(cudaGetLastError());
     }
   }
+  // The stream's pending work still completes; its handle is released after it.
+  if (owns_stream && cudaStreamDestroy(stream) != cudaSuccess) static_cast<void>(cudaGetLastError());
 }
 
 cuda_state& state_of(resources const& r)
@@ -361,6 +367,87 @@ void* pinned_scratch(resources const& r, std::string_view slot, std::size_t byte
   st.pinned_slots.emplace(std::string(slot), cuda_state::block{p, capacity});
   ++st.pinned_scratch_allocations;
   return p;
+}
+
+}  // namespace dyng::detail
+
+// ---- side by side ---------------------------------------------------------------------------
+
+namespace dyng::detail {
+
+namespace {
+
+/// An event of the calling device, destroyed at scope exit (pending uses still complete).
+class scoped_event {
+ public:
+  scoped_event() { DYNG_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  scoped_event(scoped_event const&) = delete;
+  scoped_event& operator=(scoped_event const&) = delete;
+  ~scoped_event()
+  {
+    if (cudaEventDestroy(event_) != cudaSuccess) static_cast<void>(cudaGetLastError());
+  }
+  [[nodiscard]] cudaEvent_t get() const noexcept { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+/// `res`'s first `count` side resources, made on first use: each with a non-blocking stream of
+/// its own (owned by its state) and a workspace of its own.
+std::vector<resources> const& sides_of(resources const& res, std::size_t count)
+{
+  auto& st = state_of(res);
+  while (st.sides.size() < count) {
+    cudaStream_t stream = nullptr;
+    DYNG_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    try {
+      auto r = resources::cuda(st.device, stream);
+      state_of(r).owns_stream = true;
+      st.sides.push_back(std::move(r));
+    } catch (...) {
+      static_cast<void>(cudaStreamDestroy(stream));
+      throw;
+    }
+  }
+  return st.sides;
+}
+
+}  // namespace
+
+void side_by_side(resources const& res, std::size_t count, std::function<void(std::size_t, resources const&)> const& work)
+{
+  device_guard const guard(res);
+  auto const& sides = sides_of(res, count);
+  scoped_event const fork;
+  std::vector<scoped_event> joins(count);
+  DYNG_CUDA_TRY(cudaEventRecord(fork.get(), stream_of(res)));
+  for (std::size_t i = 0; i < count; ++i) {
+    DYNG_CUDA_TRY(cudaStreamWaitEvent(stream_of(sides[i]), fork.get(), 0));
+    // `res`'s profiler (thread-safe), not owned: the sides let it go before this call returns.
+    sides[i].set_profiler(std::shared_ptr<profiler>(std::shared_ptr<void>{}, res.profiler()));
+  }
+  std::vector<std::exception_ptr> errors(count);
+  auto const run = [&](std::size_t i) {
+    try {
+      work(i, sides[i]);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 1; i < count; ++i) threads.emplace_back(run, i);
+    if (count > 0) run(0);
+  }  // joined
+  for (std::size_t i = 0; i < count; ++i) {
+    sides[i].set_profiler(nullptr);
+    // Whatever happened, `res`'s stream follows everything the pieces enqueued.
+    DYNG_CUDA_TRY(cudaEventRecord(joins[i].get(), stream_of(sides[i])));
+    DYNG_CUDA_TRY(cudaStreamWaitEvent(stream_of(res), joins[i].get(), 0));
+  }
+  for (auto const& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace dyng::detail

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/cuda/cuda.cuh"
 
@@ -30,6 +31,8 @@ struct cuda_state {
   std::map<std::string, block, std::less<>> pinned_slots;
   std::size_t device_scratch_allocations = 0;  ///< tests prove steady-state reuse with these
   std::size_t pinned_scratch_allocations = 0;
+  bool owns_stream = false;      ///< a stream made for side_by_side(): destroyed with the state
+  std::vector<resources> sides;  ///< side_by_side()'s resources, made on first use
 
   cuda_state() = default;
   cuda_state(cuda_state const&) = delete;

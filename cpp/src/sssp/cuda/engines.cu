@@ -503,9 +503,11 @@ void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
   int per_sm = 0;
   DYNG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, dyng::detail::block_size, 0));
   if (per_sm < 1) throw not_supported("sssp.cuda.fused: the kernel does not fit on an SM of this device");
-  // Two blocks per SM: road-graph frontiers are small and rounds many, so a cheap grid-wide
-  // barrier matters more than occupancy (benchmarks: bench/results/sssp_h200.json).
-  dim3 const grid(static_cast<unsigned>(std::min(per_sm, 2) * info.sm_count));
+  // One block per SM: road-graph frontiers are small and rounds many, so a cheap grid-wide
+  // barrier matters more than occupancy (1 and 2 blocks per SM update equally fast, 4 slower),
+  // and the rest of each SM stays free for the kernels of other streams: mosp runs its K tree
+  // updates side by side (docs/adr/0009, bench/results/sssp_h200.json, mosp_h200.json).
+  dim3 const grid(static_cast<unsigned>(info.sm_count));
   void* args[] = {&c};
   DYNG_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), grid,
                                             dim3(dyng::detail::block_size), args, 0, stream_of(res)));
@@ -682,6 +684,8 @@ void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& p
 }
 
 vertex_t const* device_parents(device_result const& d) noexcept { return d.parent.data(); }
+
+void adopt_writer(device_result& d, resources const& res) noexcept { d.writer = res.stream(); }
 
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
