@@ -15,10 +15,13 @@
 // Latency. On road graphs a round holds few vertices and a compute or update takes hundreds to
 // thousands of rounds, so a round's cost is the longest chain of dependent memory round trips
 // in it, not its work (measured on the H200, NE: ~17 us per round before the changes below).
-// Hence: several threads per frontier vertex (its arcs side by side), a claim is one atomic,
-// changed keys are marked with plain stores and listed once at the end, counters are added once
-// per warp. A near-far split of the frontier (delta-stepping buckets) cut relaxations 20x but
-// took 2-3x the rounds and was slower for every update measured (docs/adr/0009).
+// Hence: several threads per frontier vertex (its arcs side by side), a relaxation is one
+// atomicMin (no load of the head's key first: that load was one more round trip on every hop;
+// compute and a one-change update 10-12% faster without it), a claim is one atomic, changed keys
+// are marked with plain stores and listed once at the end, counters are added once per warp.
+// A near-far split of the frontier (delta-stepping buckets) cut relaxations 20x but took 2-3x
+// the rounds, and block-local steps (small lists run by one block between block barriers) were
+// no faster: both slower or equal for every update measured (docs/adr/0009).
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level, reset them, let them and the heads of changed arcs
@@ -192,7 +195,6 @@ __device__ void relax_round(ctx<W> const& c, int r)
     for (edge_t s = b + lane; s < b + d; s += lanes) {
       vertex_t const y = c.out.target[s];
       std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
-      if (cand >= load(&c.key[y])) continue;
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
         if (c.changed_mark != nullptr) note_changed(c.changed_mark, y, c.gen);
         if (claim(c.round_mark, y, stamp)) append(next, &c.ctr[c_front + (r + 1) % 3], y);
