@@ -172,6 +172,10 @@ device_array device_parents_array(device_result const& d) noexcept;
 /// another stream that `res`'s stream is ordered after (mosp's trees, run side by side).
 void adopt_writer(device_result& d, resources const& res) noexcept;
 #endif
+/// Sets the invalidation levels the CUDA engines walk before pointer jumping decides the rest
+/// (process-wide; tests use it to run both paths on small graphs); returns the previous value.
+/// Declared in every build, defined in CUDA builds.
+int cuda_walk_levels(int levels) noexcept;
 
 }  // namespace detail
 }  // namespace dyng::sssp

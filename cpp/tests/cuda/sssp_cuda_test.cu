@@ -20,6 +20,7 @@
 #include "dyng/core/device_array.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "graph/graph_impl.hpp"
+#include "sssp/detail.hpp"
 
 namespace {
 
@@ -309,6 +310,81 @@ TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)
     auto const s = sssp::update(gpu, g, batch().erase(0, 1), r);
     EXPECT_TRUE(s.recomputed) << engine;
     EXPECT_EQ(sssp::verify(g, r), "") << engine;
+  }
+}
+
+/// Sets the CUDA engines' invalidation levels walked before pointer jumping, for one scope.
+class walk_levels_scope {
+ public:
+  explicit walk_levels_scope(int levels) : saved_(sssp::detail::cuda_walk_levels(levels)) {}
+  walk_levels_scope(walk_levels_scope const&) = delete;
+  walk_levels_scope& operator=(walk_levels_scope const&) = delete;
+  ~walk_levels_scope() { sssp::detail::cuda_walk_levels(saved_); }
+
+ private:
+  int saved_;
+};
+
+TEST_F(SsspCuda, PointerJumpingInvalidatesWhatTheWalkWould)
+{
+  // Deep invalidated subtrees are decided by pointer jumping after a few levels of walking: the
+  // same invalidated set as walking every level (its size in the stats), the same results as
+  // the sequential engine, and the recompute threshold still applies.
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  constexpr int walk_all = 1 << 30;
+  std::vector<graph_spec> specs = int_specs();
+  specs.push_back({.n = 2000, .avg_degree = 2.5, .directed = false, .max_weight = 100});
+  specs.push_back({.n = 2000, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.2});
+  for (int levels : {0, 1, 3}) {
+    for (char const* engine : {fused, operators}) {
+      for (std::uint64_t seed = 0; seed < 6; ++seed) {
+        for (auto const& spec : specs) {
+          test::generator a(seed), b(seed), c(seed);
+          auto h = a.make_graph(cpu, spec);
+          auto walked = b.make_graph(gpu, spec);
+          auto jumped = c.make_graph(gpu, spec);
+          sssp::params const p{.engine = engine, .strategy = sssp::strategy::incremental};
+          auto ref = sssp::compute(cpu, h, {.strategy = sssp::strategy::incremental});
+          auto rw = sssp::compute(gpu, walked, p);
+          auto rj = sssp::compute(gpu, jumped, p);
+          for (int step = 0; step < 4; ++step) {
+            std::size_t const size = spec.n > 100 ? 200 : 6;
+            auto const bt = a.make_batch(h, spec, size);
+            (void)b.make_batch(walked, spec, size);  // keep the generators in step
+            (void)c.make_batch(jumped, spec, size);
+            dyng::update(cpu, h, bt, ref);
+            {
+              walk_levels_scope const scope(walk_all);
+              dyng::update(gpu, walked, bt, rw);
+            }
+            {
+              walk_levels_scope const scope(levels);
+              dyng::update(gpu, jumped, bt, rj);
+            }
+            auto const where = std::string(engine) + " levels " + std::to_string(levels) + " " +
+                               test::describe(spec, seed) + " step " + std::to_string(step);
+            ASSERT_EQ(rj.distance_data(), ref.distance_data()) << where;
+            ASSERT_TRUE(std::ranges::equal(rj.parents(), ref.parents())) << where;
+            EXPECT_EQ(rj.last_stats().invalidated, rw.last_stats().invalidated) << where;
+          }
+        }
+      }
+      // A path: deleting an arc near the source invalidates everything past it; the automatic
+      // strategy recomputes, the incremental one resets exactly those vertices.
+      walk_levels_scope const scope(levels);
+      auto g = test::path_graph(gpu, 1000, 1);
+      auto r = sssp::compute(gpu, g, {.engine = engine});
+      auto const st = sssp::update(gpu, g, batch().erase(0, 1), r);
+      EXPECT_TRUE(st.recomputed) << engine << " levels " << levels;
+      EXPECT_EQ(sssp::verify(g, r), "") << engine << " levels " << levels;
+      auto g2 = test::path_graph(gpu, 1000, 1);
+      auto inc = sssp::compute(gpu, g2, {.engine = engine, .strategy = sssp::strategy::incremental});
+      auto const st2 = sssp::update(gpu, g2, batch().erase(1, 2), inc);
+      EXPECT_FALSE(st2.recomputed) << engine << " levels " << levels;
+      EXPECT_EQ(st2.invalidated, 998) << engine << " levels " << levels;
+      EXPECT_EQ(sssp::verify(g2, inc), "") << engine << " levels " << levels;
+    }
   }
 }
 

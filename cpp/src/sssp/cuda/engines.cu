@@ -24,8 +24,9 @@
 // no faster: both slower or equal for every update measured (docs/adr/0009).
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
-// invalidate their subtrees level by level, reset them, let them and the heads of changed arcs
-// pull over their in-arcs, propagate, derive parents.
+// invalidate their subtrees level by level (past `walk_levels` levels, pointer jumping over the
+// old tree decides the rest), reset them, let them and the heads of changed arcs pull over their
+// in-arcs, propagate, derive parents.
 //
 // fused: the whole compute or update is one cooperative kernel; phases and rounds are separated
 //   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip.
@@ -40,6 +41,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -85,6 +87,8 @@ enum counter : int {
   c_front = 0,  // 3: ring of frontier sizes (round r reads r % 3, appends (r + 1) % 3)
   c_bfs = 3,    // 3: ring of the invalidation walk's level sizes
   c_inval = 6, c_seeds, c_touched, c_relax, c_rounds, c_levels, c_abort,
+  c_jump,                 // 3: ring of the vertices still jumping after each jump round
+  c_jumped = c_jump + 3,  // 1: a jump round found the previous one left none (operators)
   n_counters
 };
 
@@ -98,11 +102,13 @@ struct ctx {
   vertex_t* parent;
   vertex_t* frontier[2];
   vertex_t *inval, *seeds, *touched;
+  std::uint64_t* jump;  // per vertex: an ancestor in the old tree and a flag (pointer jumping)
   std::uint32_t *round_mark, *inval_mark, *seed_mark, *changed_mark, *touched_mark;
   std::uint32_t gen;         // this call's stamp for the four list marks
   std::uint32_t round_base;  // round r's frontier stamp is round_base + r
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
+  int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
 };
 
 __device__ inline std::uint64_t load(std::uint64_t const* p)
@@ -273,6 +279,77 @@ __device__ void invalidate_level(ctx<W> const& c, int l)
   }
 }
 
+// Update, step 2 for deep subtrees: pointer jumping. A vertex is invalid iff an ancestor-or-self
+// in the old tree is invalid already (the heads of lost tree arcs and the levels walked). The
+// walk takes one grid round per level and invalidated subtrees on road graphs are hundreds of
+// levels deep; pointer jumping decides every vertex in at most bit_width(depth) + 1 passes over
+// all vertices. Each vertex holds one word: an ancestor a (no_ancestor once decided) and a flag
+// that is set iff some vertex from it (inclusive) to a (exclusive) is invalid. A pass replaces
+// (a, f) by (a's ancestor, f | a's flag); a's word is read whole, so every pair read is one
+// consistent state even while other threads advance it (a newer state only jumps further).
+
+constexpr std::uint64_t jump_flag = std::uint64_t{1} << 32;
+constexpr std::uint32_t no_ancestor = 0xFFFFFFFFu;
+
+__device__ inline std::uint64_t jump_word(std::uint32_t ancestor, bool flag)
+{
+  return flag ? (jump_flag | no_ancestor) : ancestor;  // a flagged vertex is decided
+}
+
+template <class W>
+__device__ void jump_init(ctx<W> const& c)
+{
+  DYNG_GRID_LOOP(i, c.n)
+  {
+    auto const v = static_cast<vertex_t>(i);
+    vertex_t const p = c.parent[v];
+    c.jump[v] = jump_word(p == no_vertex ? no_ancestor : static_cast<std::uint32_t>(p), c.inval_mark[v] == c.gen);
+  }
+}
+
+/// Jump round j: every undecided vertex jumps once; the ones still undecided are counted for the
+/// next round (ring c_jump, the frontier ring's protocol). A round after one that left none
+/// returns at once (the operators engine launches a fixed number of rounds).
+template <class W>
+__device__ void jump_round(ctx<W> const& c, int j)
+{
+  if (load_count(&c.ctr[c_jumped]) != 0) return;
+  if (j > 0 && load_count(&c.ctr[c_jump + j % 3]) == 0) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_jumped] = 1;
+    return;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_jump + (j + 2) % 3] = 0;
+  unsigned long long undecided = 0;
+  DYNG_GRID_LOOP(i, c.n)
+  {
+    auto const v = static_cast<vertex_t>(i);
+    std::uint64_t const w = c.jump[v];  // only this thread writes v's word
+    auto const a = static_cast<std::uint32_t>(w);
+    if (a == no_ancestor) continue;
+    std::uint64_t const wa = load(&c.jump[a]);
+    std::uint64_t const next = jump_word(static_cast<std::uint32_t>(wa), ((w | wa) & jump_flag) != 0);
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(c.jump[v]).store(next, cuda::memory_order_relaxed);
+    if (static_cast<std::uint32_t>(next) != no_ancestor) ++undecided;
+  }
+  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
+  auto const sum = cg::reduce(warp, undecided, cg::plus<unsigned long long>());
+  if (warp.thread_rank() == 0 && sum > 0) atomicAdd(&c.ctr[c_jump + (j + 1) % 3], sum);
+}
+
+/// After the jumps: every flagged vertex not listed yet joins the invalidated list.
+template <class W>
+__device__ void collect_jumped(ctx<W> const& c)
+{
+  DYNG_GRID_LOOP(i, c.n)
+  {
+    auto const v = static_cast<vertex_t>(i);
+    if ((c.jump[v] & jump_flag) != 0 && c.inval_mark[v] != c.gen) {
+      c.inval_mark[v] = c.gen;  // one thread per vertex
+      append(c.inval, &c.ctr[c_inval], v);
+    }
+  }
+}
+
 /// Update, step 3: reset the invalidated vertices; they are seeds too.
 template <class W>
 __device__ void reset_invalid(ctx<W> const& c)
@@ -377,6 +454,23 @@ __global__ void fused_update_kernel(ctx<W> c)
       if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
       return;  // every thread returns here, before any key changed
     }
+    if (l == c.walk_levels) {  // a deep subtree: pointer jumping decides the rest
+      jump_init(c);
+      grid.sync();
+      for (int j = 0;; ++j) {
+        jump_round(c, j);
+        grid.sync();
+        if (load_count(&c.ctr[c_jump + (j + 1) % 3]) == 0) break;
+      }
+      collect_jumped(c);
+      grid.sync();
+      invalidated = static_cast<long long>(load_count(&c.ctr[c_inval]));  // no one appends until reset
+      if (c.recompute_above >= 0 && invalidated > c.recompute_above) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
+        return;
+      }
+      break;
+    }
     invalidate_level(c, l);
     grid.sync();
     ++l;
@@ -406,6 +500,12 @@ __global__ void identify_kernel(ctx<W> c) { identify(c); }
 template <class W>
 __global__ void level_kernel(ctx<W> c, int l) { invalidate_level(c, l); }
 template <class W>
+__global__ void jump_init_kernel(ctx<W> c) { jump_init(c); }
+template <class W>
+__global__ void jump_kernel(ctx<W> c, int j) { jump_round(c, j); }
+template <class W>
+__global__ void collect_jumped_kernel(ctx<W> c) { collect_jumped(c); }
+template <class W>
 __global__ void reset_kernel(ctx<W> c) { reset_invalid(c); }
 template <class W>
 __global__ void pull_kernel(ctx<W> c) { pull_seeds(c); }
@@ -428,6 +528,12 @@ bool fits(vertex_t n, int zbits, std::int64_t max_weight)
 }
 
 int zbits_for(vertex_t n) { return std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n)))); }
+
+/// Invalidation levels walked before pointer jumping decides the rest (jump_round): a level
+/// costs one round's latency, the jumps a few passes over all vertices; on NE 48, 96 and 192
+/// measured within 0.3 ms of each other, all faster than walking every level (ADR 0009 §4).
+/// Tests set it (cuda_walk_levels) to run both paths on small graphs.
+std::atomic<int> walk_levels{96};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
@@ -461,6 +567,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.inval = device_scratch<vertex_t>(res, "sssp.cuda.inval", n + 1);
   c.seeds = device_scratch<vertex_t>(res, "sssp.cuda.seeds", n + 1);
   c.touched = device_scratch<vertex_t>(res, "sssp.cuda.touched", n + 1);
+  c.jump = update ? device_scratch<std::uint64_t>(res, "sssp.cuda.jump", n + 1) : nullptr;
   auto* marks = device_scratch<std::uint32_t>(res, "sssp.cuda.marks", 5 * n + 5);
   if (host.marks_for < n || host.gen > (1u << 30) || host.round_base > (1u << 30)) {
     // New memory, or stamps about to wrap: clear for real (stamps start at 1).
@@ -477,6 +584,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.ctr = device_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
+  c.walk_levels = walk_levels.load(std::memory_order_relaxed);
   return c;
 }
 
@@ -524,16 +632,22 @@ void launch_step(resources const& res, std::int64_t items, Kernel kernel, ctx<W>
 
 /// Operators engine: launches `step(r)` for r = 0, 1, ... in groups, reading the ring counter
 /// that round r + 1 would read after each group (one host round trip per group); returns the
-/// rounds launched.
+/// rounds launched, or -1 when `total` passed `stop_total`. With `max_rounds`, stops after that
+/// many rounds and sets `*unfinished` if the ring was not empty then.
 template <class Step>
 int loop_in_groups(resources const& res, unsigned long long const* ring, Step step,
-                   long long const* stop_total = nullptr, unsigned long long const* total = nullptr)
+                   long long const* stop_total = nullptr, unsigned long long const* total = nullptr,
+                   int max_rounds = std::numeric_limits<int>::max(), bool* unfinished = nullptr)
 {
   constexpr int group = 16;
   auto* seen = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.ring", 2);
   int r = 0;
   for (;;) {
-    for (int i = 0; i < group; ++i) step(r++);
+    if (r >= max_rounds) {
+      *unfinished = true;
+      return r;
+    }
+    for (int i = 0; i < group && r < max_rounds; ++i) step(r++);
     DYNG_CUDA_TRY(cudaMemcpyAsync(&seen[0], ring + r % 3, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                   stream_of(res)));
     if (total != nullptr)
@@ -614,9 +728,22 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   auto const rows = std::max<std::int64_t>(store.changes.size, 1);
   launch_step(res, rows, identify_kernel<W>, c);
   long long const stop = above;
+  bool deep = false;
   int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_step(res, g.n, level_kernel<W>, c, l); },
-                                    &stop, c.ctr + c_inval);
-  if (levels < 0) {  // too much invalidated: nothing changed yet, the caller recomputes
+                                    &stop, c.ctr + c_inval, c.walk_levels, &deep);
+  bool too_many = levels < 0;
+  if (deep) {  // pointer jumping decides the rest: at most bit_width(n) + 1 rounds, no host reads
+    launch_step(res, g.n, jump_init_kernel<W>, c);
+    int const rounds = static_cast<int>(std::bit_width(static_cast<std::uint32_t>(g.n))) + 1;
+    for (int j = 0; j < rounds; ++j) launch_step(res, g.n, jump_kernel<W>, c, j);
+    launch_step(res, g.n, collect_jumped_kernel<W>, c);
+    auto* total = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.ring", 2);
+    DYNG_CUDA_TRY(cudaMemcpyAsync(total, c.ctr + c_inval, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                  stream_of(res)));
+    dyng::detail::synchronize(res);
+    too_many = stop >= 0 && static_cast<long long>(*total) > stop;
+  }
+  if (too_many) {  // too much invalidated: nothing changed yet, the caller recomputes
     finish(res, c, st, true, 0);
     st.recomputed = true;
     return;
@@ -688,6 +815,8 @@ void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& p
 vertex_t const* device_parents(device_result const& d) noexcept { return d.parent.data(); }
 
 void adopt_writer(device_result& d, resources const& res) noexcept { d.writer = res.stream(); }
+
+int cuda_walk_levels(int levels) noexcept { return walk_levels.exchange(levels); }
 
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
