@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct graph_options {
   bool undirected = false;
   int k = 1;                              // weight columns generated for unweighted inputs
   std::vector<std::string> tntp_columns;  // empty: io's default TNTP columns
+  double weight_scale = 0;                // > 0: file weights times this, rounded (int32)
   void add_to(CLI::App& app);
 };
 
@@ -35,6 +37,11 @@ struct backend_options {
 
 /// Reads the graph, with progress on stderr when it is a terminal.
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
+
+/// The batch of `--updates FILE` or `--insert FILE --delete FILE` when one is given (its weights
+/// scaled like the graph's under --weight-scale), with its description in `what`; else nullopt.
+std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
+                                std::string const& remove, int k, std::int64_t id_offset, std::string* what);
 
 /// The vertex of `--source` (a file id; negative: the file's first vertex).
 /// @throws invalid_argument naming the file ids the graph has.

@@ -32,14 +32,7 @@ std::vector<int> objectives_of(std::string const& spec, int k)
 
 batch make_batch(sssp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
 {
-  if (!o.updates.empty()) {
-    *what = o.updates;
-    return io::read_batch(o.updates, g.k(), batch_semantics::set, id_offset);
-  }
-  if (!o.insert.empty()) {
-    *what = o.insert + " + " + o.remove + " (MOSP rules)";
-    return io::read_mosp_batch(o.insert, o.remove, g.k());
-  }
+  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, what)) return std::move(*b);
   *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
           ", seed " + std::to_string(o.seed) + (o.locality ? ", local ball of " + std::to_string(o.locality) : "");
   return random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "cli.hpp"
 #include "dyng/core/error.hpp"
@@ -68,6 +69,10 @@ void graph_options::add_to(CLI::App& app)
                  "Seed of the weights given to unweighted inputs (uniform integers in 1..100)");
   app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
+  app.add_option("--weight-scale", weight_scale,
+                 "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
+                 "TNTP times to a hundredth: float-weighted inputs then run on --backend cuda (0: off)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 void backend_options::add_to(CLI::App& app)
@@ -115,11 +120,32 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   if (o.undirected) ro.directed = false;
   ro.k = o.k;
   if (!o.tntp_columns.empty()) ro.tntp_columns = o.tntp_columns;
+  if (o.weight_scale > 0) ro.weight_scale = o.weight_scale;
   progress("reading " + path.string());
   auto const start = std::chrono::steady_clock::now();
   auto gf = io::read_graph(res, path, ro);
   if (load_ms) *load_ms = elapsed_ms(start);
   return gf;
+}
+
+std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
+                                std::string const& remove, int k, std::int64_t id_offset, std::string* what)
+{
+  std::optional<batch> b;
+  if (!updates.empty()) {
+    *what = updates;
+    b = io::read_batch(updates, k, batch_semantics::set, id_offset);
+  } else if (!insert.empty()) {
+    *what = insert + " + " + remove + " (MOSP rules)";
+    b = io::read_mosp_batch(insert, remove, k);
+  }
+  if (b && o.weight_scale > 0) {
+    b = io::scale_weights(*b, o.weight_scale);
+    std::ostringstream scale;
+    scale << o.weight_scale;
+    *what += ", weights times " + scale.str();
+  }
+  return b;
 }
 
 timing summarize(std::vector<double> ms)

@@ -37,12 +37,16 @@ def read(
     random_weight_seed: int | None = None,
     file_weights: bool = True,
     tntp_columns: Sequence[str] | None = None,
+    weight_scale: float | None = None,
     resources: Resources | None = None,
 ) -> Graph:
     """Reads a graph file (DIMACS .gr, SNAP, MatrixMarket .mtx, CSV/TSV, TNTP, the MOSP CSR
     directory; optionally gzipped). ``format=None`` detects it from the name, then the content.
     ``graph.info`` tells the format read, the id offset (file id = vertex + id_offset), the
-    weight names and a description. Raises dyng.IOError naming the file and line."""
+    weight names and a description. ``weight_scale=S`` multiplies every file weight by S and
+    rounds it to the nearest integer (int32 weights: e.g. 100 keeps TNTP times to a hundredth, and
+    the CUDA backend, which takes int32 weights, can run the network). Raises dyng.IOError naming
+    the file and line."""
     core = _backend.native()
     res = resolve(resources)
     o = core.ReadOptions()
@@ -53,6 +57,7 @@ def read(
     o.k = k
     o.random_weight_seed = random_weight_seed
     o.file_weights = file_weights
+    o.weight_scale = weight_scale
     if tntp_columns is not None:
         o.tntp_columns = list(tntp_columns)
     with res._lock:
@@ -65,11 +70,13 @@ def read(
 
 
 def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["set", "mosp"] = "set",
-               id_offset: int = 0) -> Batch:
-    """Reads a batch file (`+ u v w..`, `- u v`, `= u v w..`; ids are file ids = vertex + id_offset)."""
+               id_offset: int = 0, weight_scale: float | None = None) -> Batch:
+    """Reads a batch file (`+ u v w..`, `- u v`, `= u v w..`; ids are file ids = vertex + id_offset).
+    ``weight_scale`` scales and rounds its weights as `read` does, for a graph read with it."""
     core = _backend.native()
     b = Batch.__new__(Batch)
-    b._b = core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"), id_offset)
+    b._b = core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"), id_offset,
+                           weight_scale)
     return b
 
 

@@ -35,7 +35,8 @@ void bind_io(nb::module_& m)
       .def_rw("tntp_columns", &io::read_options::tntp_columns)
       .def_rw("file_weights", &io::read_options::file_weights)
       .def_rw("k", &io::read_options::k)
-      .def_rw("random_weight_seed", &io::read_options::random_weight_seed, nb::arg().none());
+      .def_rw("random_weight_seed", &io::read_options::random_weight_seed, nb::arg().none())
+      .def_rw("weight_scale", &io::read_options::weight_scale, nb::arg().none());
 
   // A graph_file holds a move-only graph: returned as (graph, format, id_offset, weight_names,
   // description).
@@ -68,12 +69,14 @@ void bind_io(nb::module_& m)
   io.def("parse_format", &io::parse_format, nb::arg("name"));
   io.def(
       "read_batch",
-      [](std::filesystem::path const& path, int k, batch_semantics sem, std::int64_t id_offset) {
+      [](std::filesystem::path const& path, int k, batch_semantics sem, std::int64_t id_offset,
+         std::optional<double> weight_scale) {
         nb::gil_scoped_release release;
-        return io::read_batch(path, k, sem, id_offset);
+        auto b = io::read_batch(path, k, sem, id_offset);
+        return weight_scale ? io::scale_weights(b, *weight_scale) : b;
       },
       nb::arg("path"), nb::arg("k"), nb::arg("semantics") = batch_semantics::set,
-      nb::arg("id_offset") = 0);
+      nb::arg("id_offset") = 0, nb::arg("weight_scale").none() = nb::none());
   io.def(
       "write_graph",
       [](std::filesystem::path const& path, graph const& g, io::format f) {

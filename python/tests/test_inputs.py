@@ -168,6 +168,23 @@ def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untype
     assert (b.insertions[0].tolist(), b.deletions[0].tolist()) == ([0], [2])
 
 
+def test_io_weight_scale_reads_fixed_point_int32(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    p = tmp_path / "f.csv"
+    p.write_text("source,target,time\n0,1,1.25\n1,2,0.5\n0,2,2.0\n")
+    assert dyng.io.read(p).weight_type == "float64"
+    g = dyng.io.read(p, weight_scale=100)
+    assert g.weight_type == "int32" and "rounded to integers" in g.info["description"]
+    assert dist(g) == [0, 125, 175]
+    bp = tmp_path / "b.txt"
+    bp.write_text("= 0 1 0.125\n")
+    b = dyng.io.read_batch(bp, weight_scale=100)
+    assert b.weight_changes[2].tolist() == [[13.0]]  # 12.5 rounds away from zero
+    with pytest.raises(ValueError, match="weight_scale"):
+        dyng.io.read(p, weight_scale=0)
+    with pytest.raises(dyng.IOError, match="int32 range"):
+        dyng.io.read(p, weight_scale=1e10)
+
+
 class _FakeDeviceArray:
     """A DLPack producer that says its memory is on a CUDA device (never read)."""
 

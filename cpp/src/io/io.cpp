@@ -3,7 +3,12 @@
 #include "dyng/io/io.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
 #include <new>
+#include <span>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -12,6 +17,13 @@
 #include "io/text.hpp"
 
 namespace dyng::io {
+
+std::string detail::scale_text(double scale)
+{
+  std::array<char, 32> buf{};
+  auto const [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), scale);
+  return ec == std::errc{} ? std::string(buf.data(), end) : std::to_string(scale);
+}
 
 std::string_view to_string(format f) noexcept
 {
@@ -70,7 +82,10 @@ using detail::edge_list;
 
 detail::parse_options parse_opts(read_options const& o)
 {
-  return {.weight_type = o.weight_type, .file_weights = o.file_weights, .tntp_columns = o.tntp_columns};
+  return {.weight_type = o.weight_type,
+          .file_weights = o.file_weights,
+          .tntp_columns = o.tntp_columns,
+          .weight_scale = o.weight_scale};
 }
 
 void check_options(read_options const& o)
@@ -78,6 +93,13 @@ void check_options(read_options const& o)
   DYNG_EXPECTS(o.k >= 1, "read_options::k is " + std::to_string(o.k) + "; it must be >= 1");
   for (auto const& c : o.tntp_columns)
     DYNG_EXPECTS(!c.empty(), "read_options::tntp_columns holds an empty name");
+  if (o.weight_scale) {
+    DYNG_EXPECTS(std::isfinite(*o.weight_scale) && *o.weight_scale > 0,
+                 "read_options::weight_scale is " + std::to_string(*o.weight_scale) +
+                     "; it must be a finite number > 0 (e.g. 100 keeps two decimals)");
+    DYNG_EXPECTS(o.weight_type != weight_type::float64,
+                 "read_options::weight_scale makes int32 weights; leave weight_type unset or int32");
+  }
 }
 
 template <class W>
@@ -94,7 +116,9 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   if (el.is_csr() && !directed)
     throw invalid_argument("the MOSP CSR format holds a directed graph; read it with directed unset or true");
   bool const weighted = el.k > 0 && opts.file_weights;
-  auto const wt = opts.weight_type.value_or(weighted && el.float_weights ? weight_type::float64 : weight_type::int32);
+  bool const scaled = weighted && opts.weight_scale.has_value();
+  auto const wt = opts.weight_type.value_or(weighted && el.float_weights && !scaled ? weight_type::float64
+                                                                                   : weight_type::int32);
   int const k = weighted ? el.k : opts.k;
   auto const arcs = el.size();
 
@@ -102,6 +126,7 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   std::vector<std::string> names = el.weight_names;
   if (weighted) {
     weights_desc = "weights from the file (" + std::to_string(k) + " column" + (k > 1 ? "s" : "") + ")";
+    if (scaled) weights_desc += " times " + detail::scale_text(*opts.weight_scale) + ", rounded to integers";
   } else if (opts.random_weight_seed) {
     el.weights = {};
     std::vector<std::int32_t> gen(arcs * static_cast<std::size_t>(k));
@@ -255,6 +280,33 @@ batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
   if (!delete_path.empty()) detail::parse_mosp_deletions(read_text(delete_path, storage), delete_path.string(), b);
   if (!insert_path.empty()) detail::parse_mosp_insertions(read_text(insert_path, storage), insert_path.string(), b);
   return b;
+}
+
+batch scale_weights(batch const& b, double scale)
+{
+  DYNG_EXPECTS(std::isfinite(scale) && scale > 0,
+               "scale_weights: scale is " + std::to_string(scale) + "; it must be a finite number > 0");
+  auto const k = static_cast<std::size_t>(b.k());
+  std::vector<double> w(k);
+  auto const scaled_row = [&](std::span<double const> all, std::size_t row, char const* list) {
+    for (std::size_t c = 0; c < k; ++c) {
+      double const x = detail::scaled_weight(all[row * k + c], scale);
+      // Negative or non-finite weights pass through: the commit refuses them, naming the row.
+      DYNG_EXPECTS(!(x > static_cast<double>(std::numeric_limits<std::int32_t>::max())),
+                   std::string("scale_weights: ") + list + " row " + std::to_string(row) + " weight " +
+                       std::to_string(all[row * k + c]) + " times " + detail::scale_text(scale) +
+                       " exceeds the int32 range; use a smaller scale");
+      w[c] = x;
+    }
+    return std::span<double const>(w);
+  };
+  batch out(b.k(), b.semantics(), b.policy());
+  for (std::size_t i = 0; i < b.deletions(); ++i) out.erase(b.erase_src()[i], b.erase_dst()[i]);
+  for (std::size_t i = 0; i < b.insertions(); ++i)
+    out.insert(b.insert_src()[i], b.insert_dst()[i], scaled_row(b.insert_weights(), i, "insertion"));
+  for (std::size_t i = 0; i < b.weight_changes(); ++i)
+    out.set_weights(b.change_src()[i], b.change_dst()[i], scaled_row(b.change_weights(), i, "weight change"));
+  return out;
 }
 
 distance_array read_distances(std::filesystem::path const& path, dyng::weight_type weights)

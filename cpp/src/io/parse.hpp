@@ -2,6 +2,7 @@
 // The readers' common output (an edge list or a CSR, still in file order, ids 0-based) and the
 // per-format parsers. Parsers only scan and check text; building the graph is io.cpp's job, so
 // the fuzz target can exercise every parser without building graphs.
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -20,7 +21,14 @@ struct parse_options {
   /// false: weight columns are only counted, not read (so negative values are no error).
   bool file_weights = true;
   std::vector<std::string> tntp_columns;  ///< empty: default_tntp_columns
+  std::optional<double> weight_scale;     ///< read_options::weight_scale
 };
+
+/// `w` times a weight scale, rounded to the nearest integer, halves away from zero
+/// (read_options::weight_scale, scale_weights).
+inline double scaled_weight(double w, double scale) { return std::round(w * scale); }
+/// A weight scale in words, as short as it reads back exactly: "100", "0.5".
+std::string scale_text(double scale);
 
 struct edge_list {
   io::format format = io::format::automatic;

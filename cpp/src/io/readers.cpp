@@ -43,6 +43,14 @@ void take_weight(edge_list& el, std::string_view field, std::string_view name, s
     fail(name, line, "negative weight " + excerpt(field) +
                          "; dyng needs non-negative weights (to ignore the file's weights, read with "
                          "file_weights = false)");
+  if (opts.weight_scale) {
+    w = scaled_weight(w, *opts.weight_scale);
+    if (w > int32_max)
+      fail(name, line, "weight " + excerpt(field) + " times the weight scale " + scale_text(*opts.weight_scale) +
+                           " exceeds the int32 range; read with a smaller weight_scale");
+    el.weights.push_back(w);
+    return;
+  }
   bool const fits_int = integral && w <= int32_max;
   if (!fits_int) {
     if (opts.weight_type == dyng::weight_type::int32) {

@@ -299,6 +299,73 @@ TEST(IoRead, TntpDefaultColumnsOnTiny)
   }
 }
 
+TEST(IoRead, WeightScaleMakesFixedPointInt32Weights)
+{
+  // tiny_net's free_flow_time and length, times 10 and times 3 (halves away from zero).
+  for (double scale : {10.0, 3.0}) {
+    io::read_options o;
+    o.weight_scale = scale;
+    auto const f = io::read_graph(res, data_dir / "tiny_net.tntp", o);
+    EXPECT_EQ(f.graph.weight_type(), weight_type::int32);
+    EXPECT_NE(f.description.find("rounded to integers"), std::string::npos) << f.description;
+    auto const a = arcs_of(f.graph);
+    auto const t = tiny_arcs();
+    ASSERT_EQ(a.size(), t.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      double const length = std::get<2>(t[i])[0];
+      EXPECT_EQ(std::get<2>(a[i]), (std::vector<double>{std::round(length / 2 * scale), std::round(length * scale)}));
+    }
+  }
+  // Integer files scale too; generated weights do not.
+  io::read_options o;
+  o.weight_scale = 2.5;
+  auto const e = io::read_graph_from_memory(res, "0 1 3\n1 2 1\n", o, "e.txt");
+  EXPECT_EQ(arcs_of(e.graph), (std::vector<arc>{{0, 1, {8}}, {1, 2, {3}}}));  // 7.5 -> 8, 2.5 -> 3
+  o.random_weight_seed = io::default_weight_seed;
+  auto const pace = io::read_graph_from_memory(res, "p tw 3 2\n1 2\n2 3\n", o, "p.gr");
+  EXPECT_EQ(pace.graph.weight_type(), weight_type::int32);
+  EXPECT_EQ(pace.description.find("rounded"), std::string::npos) << pace.description;
+}
+
+TEST(IoRead, WeightScaleErrors)
+{
+  for (double bad : {0.0, -1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    io::read_options o;
+    o.weight_scale = bad;
+    EXPECT_THROW((void)io::read_graph(res, data_dir / "tiny_net.tntp", o), invalid_argument) << bad;
+  }
+  io::read_options o;
+  o.weight_scale = 10;
+  o.weight_type = weight_type::float64;
+  EXPECT_THROW((void)io::read_graph(res, data_dir / "tiny_net.tntp", o), invalid_argument);
+  o.weight_type = std::nullopt;
+  o.weight_scale = 1e9;
+  auto const msg = io_error_of([&] { (void)io::read_graph_from_memory(res, "0 1 1\n1 2 3.5\n", o, "big.txt"); });
+  EXPECT_NE(msg.find("big.txt:2:"), std::string::npos) << msg;  // 1 x 1e9 fits, 3.5 x 1e9 does not
+  EXPECT_NE(msg.find("exceeds the int32 range"), std::string::npos) << msg;
+  // Negative weights are refused before scaling, as always.
+  o.weight_scale = 10;
+  auto const neg = io_error_of([&] { (void)io::read_graph_from_memory(res, "0 1 -0.01\n", o, "neg.txt"); });
+  EXPECT_NE(neg.find("negative weight"), std::string::npos) << neg;
+}
+
+TEST(IoBatch, ScaleWeightsKeepsRowsAndRoundsLikeTheReader)
+{
+  batch b(2);
+  b.erase(3, 4).insert(0, 1, std::vector<double>{0.25, 1.5}).set_weights(1, 2, std::vector<double>{2.049, 0});
+  auto const s = io::scale_weights(b, 10);
+  EXPECT_EQ(s.k(), 2);
+  EXPECT_EQ(s.semantics(), b.semantics());
+  ASSERT_EQ(s.deletions(), 1u);
+  ASSERT_EQ(s.insertions(), 1u);
+  ASSERT_EQ(s.weight_changes(), 1u);
+  EXPECT_EQ(s.erase_src()[0], 3);
+  EXPECT_EQ(std::vector<double>(s.insert_weights().begin(), s.insert_weights().end()), (std::vector<double>{3, 15}));
+  EXPECT_EQ(std::vector<double>(s.change_weights().begin(), s.change_weights().end()), (std::vector<double>{20, 0}));
+  EXPECT_THROW((void)io::scale_weights(b, 0), invalid_argument);
+  EXPECT_THROW((void)io::scale_weights(b, 1e10), invalid_argument);
+}
+
 TEST(IoRead, RomeShippedInData)
 {
   io::read_options o;

@@ -69,6 +69,12 @@ struct read_options {
   /// Generated weights: nullopt -> every weight 1; a seed -> independent uniform integers in
   /// [1, 100], drawn in file order (edge by edge, column by column) by `fill_random_weights`.
   std::optional<std::uint64_t> random_weight_seed = std::nullopt;
+  /// Fixed-point weights: every weight read from the file is multiplied by this (> 0, finite)
+  /// and rounded to the nearest integer (halves away from zero), and the graph takes int32
+  /// weights — e.g. 100 keeps TNTP times to a hundredth, and the CUDA engines, which take int32,
+  /// can run the network. A scaled weight beyond int32 is an io_error naming its line. Scale
+  /// batches for such a graph with `scale_weights`. No effect on generated weights.
+  std::optional<double> weight_scale = std::nullopt;
 };
 
 struct graph_file {
@@ -109,6 +115,11 @@ struct graph_file {
                                            batch_semantics semantics = batch_semantics::set,
                                            std::int64_t id_offset = 0,
                                            std::string_view name = "<memory>");
+
+/// `b` with every weight multiplied by `scale` and rounded as `read_options::weight_scale` does
+/// (the batch for a graph read with that scale); rows and their order unchanged.
+/// @throws invalid_argument if scale is not finite and > 0, or a scaled weight exceeds int32.
+[[nodiscard]] batch scale_weights(batch const& b, double scale);
 
 /// Reads the MOSP codes' batch files (`insert.txt`: `u v w0..w(k-1)`, `delete.txt`: `u v`;
 /// 0-based, integer weights) into a batch with `batch_semantics::mosp`. An empty path means
