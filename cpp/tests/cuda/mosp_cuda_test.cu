@@ -161,6 +161,7 @@ TEST_F(MospCuda, EqualsSequentialOnRandomGraphsAndBatches)
   std::vector<graph_spec> specs = int_specs();
   specs.push_back({.n = 2000, .avg_degree = 3.0, .directed = true, .k = 3, .max_weight = 100});
   specs.push_back({.n = 1500, .avg_degree = 2.5, .directed = false, .k = 3, .max_weight = 100});
+  specs.push_back({.n = 800, .avg_degree = 3.0, .directed = true, .k = 5, .max_weight = 100});  // trees in two waves
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     for (auto const& spec : specs) {
       if (spec.n > 100 && seed % 8 != 0) continue;  // the large specs on every 8th seed
