@@ -18,6 +18,19 @@
 
 namespace dyng::io {
 
+void detail::check_weight_scale(double scale, std::string_view who)
+{
+  DYNG_EXPECTS(std::isfinite(scale) && scale > 0, std::string(who) + " is " + scale_text(scale) +
+                                                      "; it must be a finite number > 0 (e.g. 100 keeps two decimals)");
+}
+
+std::optional<double> detail::scaled_weight(double w, double scale)
+{
+  double const x = std::round(w * scale);
+  if (x > static_cast<double>(std::numeric_limits<std::int32_t>::max())) return std::nullopt;
+  return x;
+}
+
 std::string detail::scale_text(double scale)
 {
   std::array<char, 32> buf{};
@@ -94,9 +107,7 @@ void check_options(read_options const& o)
   for (auto const& c : o.tntp_columns)
     DYNG_EXPECTS(!c.empty(), "read_options::tntp_columns holds an empty name");
   if (o.weight_scale) {
-    DYNG_EXPECTS(std::isfinite(*o.weight_scale) && *o.weight_scale > 0,
-                 "read_options::weight_scale is " + std::to_string(*o.weight_scale) +
-                     "; it must be a finite number > 0 (e.g. 100 keeps two decimals)");
+    detail::check_weight_scale(*o.weight_scale, "read_options::weight_scale");
     DYNG_EXPECTS(o.weight_type != weight_type::float64,
                  "read_options::weight_scale makes int32 weights; leave weight_type unset or int32");
   }
@@ -284,19 +295,17 @@ batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
 
 batch scale_weights(batch const& b, double scale)
 {
-  DYNG_EXPECTS(std::isfinite(scale) && scale > 0,
-               "scale_weights: scale is " + std::to_string(scale) + "; it must be a finite number > 0");
+  detail::check_weight_scale(scale, "scale_weights: scale");
   auto const k = static_cast<std::size_t>(b.k());
   std::vector<double> w(k);
   auto const scaled_row = [&](std::span<double const> all, std::size_t row, char const* list) {
     for (std::size_t c = 0; c < k; ++c) {
-      double const x = detail::scaled_weight(all[row * k + c], scale);
       // Negative or non-finite weights pass through: the commit refuses them, naming the row.
-      DYNG_EXPECTS(!(x > static_cast<double>(std::numeric_limits<std::int32_t>::max())),
-                   std::string("scale_weights: ") + list + " row " + std::to_string(row) + " weight " +
-                       std::to_string(all[row * k + c]) + " times " + detail::scale_text(scale) +
-                       " exceeds the int32 range; use a smaller scale");
-      w[c] = x;
+      auto const x = detail::scaled_weight(all[row * k + c], scale);
+      DYNG_EXPECTS(x.has_value(), std::string("scale_weights: ") + list + " row " + std::to_string(row) + " weight " +
+                                      std::to_string(all[row * k + c]) + " times " + detail::scale_text(scale) +
+                                      " exceeds the int32 range; use a smaller scale");
+      w[c] = *x;
     }
     return std::span<double const>(w);
   };

@@ -2,7 +2,6 @@
 // The readers' common output (an edge list or a CSR, still in file order, ids 0-based) and the
 // per-format parsers. Parsers only scan and check text; building the graph is io.cpp's job, so
 // the fuzz target can exercise every parser without building graphs.
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -24,9 +23,12 @@ struct parse_options {
   std::optional<double> weight_scale;     ///< read_options::weight_scale
 };
 
-/// `w` times a weight scale, rounded to the nearest integer, halves away from zero
-/// (read_options::weight_scale, scale_weights).
-inline double scaled_weight(double w, double scale) { return std::round(w * scale); }
+/// The weight-scale rule of read_options::weight_scale and scale_weights, in one place:
+/// @throws invalid_argument (naming `who`) unless scale is finite and > 0.
+void check_weight_scale(double scale, std::string_view who);
+/// `w` times `scale`, rounded to the nearest integer (halves away from zero); nullopt when that
+/// exceeds int32 (the caller words the error: a file line or a batch row).
+std::optional<double> scaled_weight(double w, double scale);
 /// A weight scale in words, as short as it reads back exactly: "100", "0.5".
 std::string scale_text(double scale);
 

@@ -44,11 +44,11 @@ void take_weight(edge_list& el, std::string_view field, std::string_view name, s
                          "; dyng needs non-negative weights (to ignore the file's weights, read with "
                          "file_weights = false)");
   if (opts.weight_scale) {
-    w = scaled_weight(w, *opts.weight_scale);
-    if (w > int32_max)
+    auto const scaled = scaled_weight(w, *opts.weight_scale);
+    if (!scaled)
       fail(name, line, "weight " + excerpt(field) + " times the weight scale " + scale_text(*opts.weight_scale) +
                            " exceeds the int32 range; read with a smaller weight_scale");
-    el.weights.push_back(w);
+    el.weights.push_back(*scaled);
     return;
   }
   bool const fits_int = integral && w <= int32_max;
