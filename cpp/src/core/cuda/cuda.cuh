@@ -134,6 +134,12 @@ T* pinned_scratch(resources const& r, std::string_view slot, std::size_t count)
 /// Waits for the resources' stream.
 void synchronize(resources const& r);
 
+/// Orders `waiter` after the work enqueued on `writer` so far, without the host waiting: an
+/// event recorded on `writer` and waited for on `waiter` (a fresh one per call, released at
+/// once: CUDA keeps it until the wait resolves). Call on the streams' device. Returns CUDA's
+/// error, for the caller to word.
+cudaError_t stream_wait(cudaStream_t waiter, cudaStream_t writer) noexcept;
+
 /// A device-wide CUB call in two phases: size query (null storage), then the run with temporary
 /// storage from the device scratch slot `slot`. Never syncs the host.
 ///   cub_call(r, "sssp.scan", [&](void* tmp, std::size_t& bytes) {

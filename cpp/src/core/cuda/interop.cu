@@ -70,13 +70,7 @@ void order_after(device_array const& a, cuda_stream consumer)
   cudaStream_t const reader = to_cuda(consumer);
   if (writer == reader) return;
   device_guard guard(a.device);
-  // A fresh event per call: cheap (no timing), and nothing shared between threads.
-  cudaEvent_t done = nullptr;
-  DYNG_CUDA_TRY(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
-  cudaError_t err = cudaEventRecord(done, writer);
-  if (err == cudaSuccess) err = cudaStreamWaitEvent(reader, done, 0);
-  // Destroying a recorded event is safe: CUDA releases it once the wait is resolved.
-  static_cast<void>(cudaEventDestroy(done));
+  cudaError_t const err = dyng::detail::stream_wait(reader, writer);
   if (err != cudaSuccess)
     dyng::detail::throw_cuda_error(err, "cudaEventRecord / cudaStreamWaitEvent", __FILE__, __LINE__,
                                    "ordering the consumer's stream after dyng's (device " + std::to_string(a.device) +

@@ -257,6 +257,17 @@ void synchronize(resources const& r)
   DYNG_CUDA_TRY(cudaStreamSynchronize(st.stream));
 }
 
+cudaError_t stream_wait(cudaStream_t waiter, cudaStream_t writer) noexcept
+{
+  cudaEvent_t done = nullptr;
+  cudaError_t err = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+  if (err != cudaSuccess) return err;
+  err = cudaEventRecord(done, writer);
+  if (err == cudaSuccess) err = cudaStreamWaitEvent(waiter, done, 0);
+  static_cast<void>(cudaEventDestroy(done));
+  return err;
+}
+
 // ---- memory ---------------------------------------------------------------------------------
 
 void* device_allocate(resources const& r, std::size_t bytes)
@@ -377,22 +388,6 @@ namespace dyng::detail {
 
 namespace {
 
-/// An event of the calling device, destroyed at scope exit (pending uses still complete).
-class scoped_event {
- public:
-  scoped_event() { DYNG_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  scoped_event(scoped_event const&) = delete;
-  scoped_event& operator=(scoped_event const&) = delete;
-  ~scoped_event()
-  {
-    if (cudaEventDestroy(event_) != cudaSuccess) static_cast<void>(cudaGetLastError());
-  }
-  [[nodiscard]] cudaEvent_t get() const noexcept { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-
 /// `res`'s first `count` side resources, made on first use: each with a non-blocking stream of
 /// its own (owned by its state) and a workspace of its own.
 std::vector<resources> const& sides_of(resources const& res, std::size_t count)
@@ -419,11 +414,8 @@ void side_by_side(resources const& res, std::size_t count, std::function<void(st
 {
   device_guard const guard(res);
   auto const& sides = sides_of(res, count);
-  scoped_event const fork;
-  std::vector<scoped_event> joins(count);
-  DYNG_CUDA_TRY(cudaEventRecord(fork.get(), stream_of(res)));
   for (std::size_t i = 0; i < count; ++i) {
-    DYNG_CUDA_TRY(cudaStreamWaitEvent(stream_of(sides[i]), fork.get(), 0));
+    DYNG_CUDA_TRY(stream_wait(stream_of(sides[i]), stream_of(res)));
     // `res`'s profiler (thread-safe), not owned: the sides let it go before this call returns.
     sides[i].set_profiler(std::shared_ptr<profiler>(std::shared_ptr<void>{}, res.profiler()));
   }
@@ -443,8 +435,7 @@ void side_by_side(resources const& res, std::size_t count, std::function<void(st
   for (std::size_t i = 0; i < count; ++i) {
     sides[i].set_profiler(nullptr);
     // Whatever happened, `res`'s stream follows everything the pieces enqueued.
-    DYNG_CUDA_TRY(cudaEventRecord(joins[i].get(), stream_of(sides[i])));
-    DYNG_CUDA_TRY(cudaStreamWaitEvent(stream_of(res), joins[i].get(), 0));
+    DYNG_CUDA_TRY(stream_wait(stream_of(res), stream_of(sides[i])));
   }
   for (auto const& e : errors)
     if (e) std::rethrow_exception(e);
