@@ -52,7 +52,6 @@ done
 printf '# a comment\n+ 1 3353 7\n- 1 2\n' >"$tmp/batch.txt"
 check "updates file" "$dyng" sssp --updates "$tmp/batch.txt" --verify
 
-# Errors: exit 1 with 'dyng: error:' and the file; usage errors exit 2.
 # --weight-scale: a float-weighted TNTP network as int32 fixed point, its batch file scaled alike.
 printf '= 1 2 6.05 2.5\n- 1 3\n+ 3 1 0.5 0.25\n' >"$tmp/tntp-batch.txt"
 check "weight scale" "$dyng" sssp "$data/io/tiny_net.tntp" --weight-scale 100 --updates "$tmp/tntp-batch.txt" --verify
@@ -60,6 +59,8 @@ grep -q "times 100, rounded to integers; int32 weights" "$tmp/out" || { echo "FA
 grep -q "weights times 100" "$tmp/out" || { echo "FAIL: weight scale batch"; failures=$((failures + 1)); }
 check "weight scale mosp" "$dyng" mosp "$data/io/tiny_net.tntp" --weight-scale 100 --updates "$tmp/tntp-batch.txt" --verify
 expect_exit 1 "dyng: error: .*exceeds the int32 range" sssp "$data/io/tiny_net.tntp" --weight-scale 1e9
+
+# Errors: exit 1 with 'dyng: error:' and the file; usage errors exit 2.
 expect_exit 1 "dyng: error: .*no-such-file" sssp no-such-file.gr
 printf '+ 1 999999 7\n' >"$tmp/bad.txt"
 expect_exit 1 "dyng: error: .*bad.txt.*file id = vertex \\+ 1" sssp --updates "$tmp/bad.txt"

@@ -482,7 +482,6 @@ void check_batch_shape(graph_impl const& g, batch const& b)
               "batch arrays out of step");
 }
 
-
 void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::size_t j)
 {
   std::visit(
