@@ -14,14 +14,17 @@
 //
 // Latency. On road graphs a round holds few vertices and a compute or update takes hundreds to
 // thousands of rounds, so a round's cost is the longest chain of dependent memory round trips
-// in it, not its work (measured on the H200, NE: ~17 us per round before the changes below).
-// Hence: several threads per frontier vertex (its arcs side by side), a relaxation is one
-// atomicMin (no load of the head's key first: that load was one more round trip on every hop;
-// compute and a one-change update 10-12% faster without it), a claim is one atomic, changed keys
-// are marked with plain stores and listed once at the end, counters are added once per warp.
+// in it, not its work (measured on the H200, NE: ~17 us per round before the changes below,
+// ~6 us now). Hence: several threads per frontier vertex (its arcs side by side), a relaxation
+// is one atomicMin (no load of the head's key first: that load was one more round trip on every
+// hop; compute and a one-change update 10-12% faster without it), a claim is one atomic, changed
+// keys are marked with plain stores and listed once at the end. Rounds of large frontiers are
+// bound by atomics on one word instead: appends and counters go through the block (below).
 // A near-far split of the frontier (delta-stepping buckets) cut relaxations 20x but took 2-3x
-// the rounds, and block-local steps (small lists run by one block between block barriers) were
-// no faster: both slower or equal for every update measured (docs/adr/0009).
+// the rounds, block-local steps (small lists run by one block between block barriers) were no
+// faster, and neither was chasing (a thread relaxing the heads it improved itself, depth first,
+// within the round: a third of the rounds, but slower hops and superseded paths): all slower or
+// equal for every update measured (docs/adr/0009).
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, pointer jumping over the
@@ -33,9 +36,10 @@
 // operators: one kernel per step, for devices and contexts without cooperative launch (MPS, MIG);
 //   rounds are launched in groups, and the host reads the frontier size once per group.
 //
-// Lists (frontiers, invalidated, seeds, touched) are appended to with warp-aggregated atomics;
-// each list has a mark array of generation stamps so a vertex enters it once; changed keys have
-// a mark array alone.
+// Lists (frontiers, invalidated, seeds, touched) are gathered per block in shared memory and
+// appended to with one atomic per block (block_list); each list has a mark array of generation
+// stamps so a vertex enters it once; changed keys have a mark array alone. Counters are summed
+// per block, and passes over every vertex take several vertices per thread at a time (DYNG_PASS).
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cub/device/device_reduce.cuh>
@@ -162,7 +166,74 @@ __device__ inline void append(vertex_t* list, unsigned long long* count, vertex_
   list[base + g.thread_rank()] = v;
 }
 
+/// A block's appends to a list, gathered in shared memory and moved to the list with one atomic
+/// per block. Appends of a warp's diverged threads aggregate poorly (each thread is at its own arc
+/// when it improves a head), so a round of a large frontier took an atomic on one counter per
+/// few vertices, serialized at one L2 slice (NE compute 15.9 -> 13.6 ms, recompute after 50K
+/// changes 2.66 -> 1.94 ms with this). Past the capacity, appends go to the list directly.
+/// Usage, by every thread of the block: begin(), then add(...), then flush(...).
+struct block_list {
+  static constexpr unsigned capacity = 2048;
+  vertex_t item[capacity];
+  unsigned count;
+  unsigned long long base;
+
+  __device__ void begin()
+  {
+    __syncthreads();  // the previous user's flush has copied everything out
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+  }
+  __device__ void add(vertex_t v, vertex_t* list, unsigned long long* list_count)
+  {
+    unsigned const pos = atomicAdd(&count, 1u);
+    if (pos < capacity) item[pos] = v;
+    else append(list, list_count, v);
+  }
+  __device__ void flush(vertex_t* list, unsigned long long* list_count)
+  {
+    __syncthreads();
+    unsigned const kept = count < capacity ? count : capacity;
+    if (threadIdx.x == 0 && kept > 0) base = atomicAdd(list_count, static_cast<unsigned long long>(kept));
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < kept; k += blockDim.x) list[base + k] = item[k];
+  }
+};
+
+/// The block's two gathering lists, shared by every phase (a phase appends to at most two).
+__device__ inline block_list& gathered(int which)
+{
+  __shared__ block_list lists[2];
+  return lists[which];
+}
+
+/// Adds every thread's v to *total with one atomic per block; every thread of the block calls it.
+__device__ inline void add_per_block(unsigned long long* total, unsigned long long v)
+{
+  __shared__ unsigned long long sum;
+  if (threadIdx.x == 0) sum = 0;
+  __syncthreads();
+  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
+  auto const s = cg::reduce(warp, v, cg::plus<unsigned long long>());
+  if (warp.thread_rank() == 0 && s > 0) atomicAdd(&sum, s);
+  __syncthreads();
+  if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
+}
+
 #define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
+
+/// Passes over every vertex: a thread takes `pass_width` vertices at a time and issues their
+/// loads together, so a pass waits for n / (threads * pass_width) memory round trips rather than
+/// n / threads (the fused kernel's 34 K threads over NE's 1.5 M vertices: pointer jumping
+/// 265 -> 113 us). DYNG_PASS(base) steps over the groups; DYNG_PASS_MEMBER(i, base, u) names
+/// the u-th vertex of a group and whether it exists (has_i).
+constexpr int pass_width = 4;
+#define DYNG_PASS(base, count)                                                                    \
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; base < (count); \
+       base += static_cast<std::int64_t>(gridDim.x) * blockDim.x * pass_width)
+#define DYNG_PASS_MEMBER(i, base, u, count)                                        \
+  std::int64_t const i = (base) + static_cast<std::int64_t>(u) * gridDim.x * blockDim.x; \
+  bool const has_##i = i < (count)
 
 // ---- phases (grid-stride, no barriers inside) ------------------------------------------------
 
@@ -182,14 +253,16 @@ __device__ void init_compute(ctx<W> const& c)
 
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's.
 template <class W>
-__device__ void relax_round(ctx<W> const& c, int r)
+__device__ void relax_round(ctx<W> const& c, int r, unsigned long long count)
 {
   vertex_t const* cur = c.frontier[r & 1];
   vertex_t* next = c.frontier[(r + 1) & 1];
-  auto const count = load_count(&c.ctr[c_front + r % 3]);
+  unsigned long long* next_count = &c.ctr[c_front + (r + 1) % 3];
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_front + (r + 2) % 3] = 0;  // read last in round r - 1
   std::uint32_t const stamp = c.round_base + static_cast<std::uint32_t>(r) + 1;
   int const lanes = lanes_for(count);
+  auto& improved = gathered(0);
+  improved.begin();
   unsigned long long relaxed = 0;
   DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
   {
@@ -203,14 +276,12 @@ __device__ void relax_round(ctx<W> const& c, int r)
       std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
         if (c.changed_mark != nullptr) note_changed(c.changed_mark, y, c.gen);
-        if (claim(c.round_mark, y, stamp)) append(next, &c.ctr[c_front + (r + 1) % 3], y);
+        if (claim(c.round_mark, y, stamp)) improved.add(y, next, next_count);
       }
     }
   }
-  // One atomic per warp for the relaxation count (one per vertex on a shared word serialized rounds).
-  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
-  auto const sum = cg::reduce(warp, relaxed, cg::plus<unsigned long long>());
-  if (warp.thread_rank() == 0 && sum > 0) atomicAdd(&c.ctr[c_relax], sum);
+  improved.flush(next, next_count);
+  add_per_block(&c.ctr[c_relax], relaxed);
 }
 
 /// The canonical parent of v from the final keys (docs/adr/0003).
@@ -265,6 +336,10 @@ __device__ void invalidate_level(ctx<W> const& c, int l)
   auto const count = load_count(&c.ctr[c_bfs + l % 3]);
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_bfs + (l + 2) % 3] = 0;
   int const lanes = lanes_for(count);
+  unsigned long long* next_count = &c.ctr[c_bfs + (l + 1) % 3];
+  auto &invalid = gathered(0), &level = gathered(1);
+  invalid.begin();
+  level.begin();
   DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
@@ -272,11 +347,13 @@ __device__ void invalidate_level(ctx<W> const& c, int l)
     for (edge_t s = b + static_cast<edge_t>(i % lanes); s < b + d; s += lanes) {
       vertex_t const y = c.out.target[s];
       if (c.parent[y] == x && claim(c.inval_mark, y, c.gen)) {
-        append(c.inval, &c.ctr[c_inval], y);
-        append(next, &c.ctr[c_bfs + (l + 1) % 3], y);
+        invalid.add(y, c.inval, &c.ctr[c_inval]);
+        level.add(y, next, next_count);
       }
     }
   }
+  invalid.flush(c.inval, &c.ctr[c_inval]);
+  level.flush(next, next_count);
 }
 
 // Update, step 2 for deep subtrees: pointer jumping. A vertex is invalid iff an ancestor-or-self
@@ -299,11 +376,21 @@ __device__ inline std::uint64_t jump_word(std::uint32_t ancestor, bool flag)
 template <class W>
 __device__ void jump_init(ctx<W> const& c)
 {
-  DYNG_GRID_LOOP(i, c.n)
+  DYNG_PASS(base, c.n)
   {
-    auto const v = static_cast<vertex_t>(i);
-    vertex_t const p = c.parent[v];
-    c.jump[v] = jump_word(p == no_vertex ? no_ancestor : static_cast<std::uint32_t>(p), c.inval_mark[v] == c.gen);
+    vertex_t p[pass_width];
+    std::uint32_t mark[pass_width];
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      p[u] = has_v ? c.parent[v] : no_vertex;
+      mark[u] = has_v ? c.inval_mark[v] : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      if (has_v) c.jump[v] = jump_word(p[u] == no_vertex ? no_ancestor : static_cast<std::uint32_t>(p[u]), mark[u] == c.gen);
+    }
   }
 }
 
@@ -320,34 +407,57 @@ __device__ void jump_round(ctx<W> const& c, int j)
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_jump + (j + 2) % 3] = 0;
   unsigned long long undecided = 0;
-  DYNG_GRID_LOOP(i, c.n)
+  DYNG_PASS(base, c.n)
   {
-    auto const v = static_cast<vertex_t>(i);
-    std::uint64_t const w = c.jump[v];  // only this thread writes v's word
-    auto const a = static_cast<std::uint32_t>(w);
-    if (a == no_ancestor) continue;
-    std::uint64_t const wa = load(&c.jump[a]);
-    std::uint64_t const next = jump_word(static_cast<std::uint32_t>(wa), ((w | wa) & jump_flag) != 0);
-    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(c.jump[v]).store(next, cuda::memory_order_relaxed);
-    if (static_cast<std::uint32_t>(next) != no_ancestor) ++undecided;
+    std::uint64_t w[pass_width], wa[pass_width];
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      w[u] = has_v ? c.jump[v] : no_ancestor;  // only this thread writes v's word
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      auto const a = static_cast<std::uint32_t>(w[u]);
+      wa[u] = a != no_ancestor ? load(&c.jump[a]) : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      if (!has_v || static_cast<std::uint32_t>(w[u]) == no_ancestor) continue;
+      std::uint64_t const next = jump_word(static_cast<std::uint32_t>(wa[u]), ((w[u] | wa[u]) & jump_flag) != 0);
+      cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(c.jump[v]).store(next, cuda::memory_order_relaxed);
+      if (static_cast<std::uint32_t>(next) != no_ancestor) ++undecided;
+    }
   }
-  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
-  auto const sum = cg::reduce(warp, undecided, cg::plus<unsigned long long>());
-  if (warp.thread_rank() == 0 && sum > 0) atomicAdd(&c.ctr[c_jump + (j + 1) % 3], sum);
+  add_per_block(&c.ctr[c_jump + (j + 1) % 3], undecided);
 }
 
 /// After the jumps: every flagged vertex not listed yet joins the invalidated list.
 template <class W>
 __device__ void collect_jumped(ctx<W> const& c)
 {
-  DYNG_GRID_LOOP(i, c.n)
+  auto& invalid = gathered(0);
+  invalid.begin();
+  DYNG_PASS(base, c.n)
   {
-    auto const v = static_cast<vertex_t>(i);
-    if ((c.jump[v] & jump_flag) != 0 && c.inval_mark[v] != c.gen) {
-      c.inval_mark[v] = c.gen;  // one thread per vertex
-      append(c.inval, &c.ctr[c_inval], v);
+    std::uint64_t w[pass_width];
+    std::uint32_t mark[pass_width];
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      w[u] = has_v ? c.jump[v] : 0;
+      mark[u] = has_v ? c.inval_mark[v] : c.gen;
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      if (has_v && (w[u] & jump_flag) != 0 && mark[u] != c.gen) {
+        c.inval_mark[v] = c.gen;  // one thread per vertex
+        invalid.add(static_cast<vertex_t>(v), c.inval, &c.ctr[c_inval]);
+      }
     }
   }
+  invalid.flush(c.inval, &c.ctr[c_inval]);
 }
 
 /// Update, step 3: reset the invalidated vertices; they are seeds too.
@@ -355,13 +465,16 @@ template <class W>
 __device__ void reset_invalid(ctx<W> const& c)
 {
   auto const count = load_count(&c.ctr[c_inval]);
+  auto& seeds = gathered(0);
+  seeds.begin();
   DYNG_GRID_LOOP(i, count)
   {
     vertex_t const v = c.inval[i];
     c.key[v] = unreachable_key;
     c.parent[v] = no_vertex;
-    if (claim(c.seed_mark, v, c.gen)) append(c.seeds, &c.ctr[c_seeds], v);
+    if (claim(c.seed_mark, v, c.gen)) seeds.add(v, c.seeds, &c.ctr[c_seeds]);
   }
+  seeds.flush(c.seeds, &c.ctr[c_seeds]);
 }
 
 /// Update, step 4: seeds pull their best key over their in-arcs; improved ones start round 0.
@@ -369,12 +482,15 @@ template <class W>
 __device__ void pull_seeds(ctx<W> const& c)
 {
   auto const count = load_count(&c.ctr[c_seeds]);
+  auto& improved = gathered(0);
+  improved.begin();
+  unsigned long long relaxed = 0;
   DYNG_GRID_LOOP(i, count)
   {
     vertex_t const v = c.seeds[i];
     if (v == c.source) continue;
     edge_t const b = c.in.begin[v], d = c.in.degree[v];
-    atomicAdd(&c.ctr[c_relax], static_cast<unsigned long long>(d));
+    relaxed += static_cast<unsigned long long>(d);
     std::uint64_t best = unreachable_key;
     for (edge_t s = b; s < b + d; ++s) {
       std::uint64_t const kp = load(&c.key[c.in.target[s]]);
@@ -382,9 +498,11 @@ __device__ void pull_seeds(ctx<W> const& c)
     }
     if (best < load(&c.key[v]) && best < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[v]), best)) {
       note_changed(c.changed_mark, v, c.gen);
-      if (claim(c.round_mark, v, c.round_base)) append(c.frontier[0], &c.ctr[c_front + 0], v);
+      if (claim(c.round_mark, v, c.round_base)) improved.add(v, c.frontier[0], &c.ctr[c_front + 0]);
     }
   }
+  improved.flush(c.frontier[0], &c.ctr[c_front + 0]);
+  add_per_block(&c.ctr[c_relax], relaxed);
 }
 
 /// Update, step 6: the vertices whose parent can change: seeds, changed keys and their out-neighbours.
@@ -392,21 +510,24 @@ template <class W>
 __device__ void collect_touched(ctx<W> const& c)
 {
   auto const seeds = load_count(&c.ctr[c_seeds]);
+  auto& touched = gathered(0);
+  touched.begin();
   DYNG_GRID_LOOP(i, seeds)
   {
-    if (claim(c.touched_mark, c.seeds[i], c.gen)) append(c.touched, &c.ctr[c_touched], c.seeds[i]);
+    if (claim(c.touched_mark, c.seeds[i], c.gen)) touched.add(c.seeds[i], c.touched, &c.ctr[c_touched]);
   }
   DYNG_GRID_LOOP(i, c.n)  // the changed keys: one pass over their marks
   {
     auto const x = static_cast<vertex_t>(i);
     if (c.changed_mark[x] != c.gen) continue;
-    if (claim(c.touched_mark, x, c.gen)) append(c.touched, &c.ctr[c_touched], x);
+    if (claim(c.touched_mark, x, c.gen)) touched.add(x, c.touched, &c.ctr[c_touched]);
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
     for (edge_t s = b; s < b + d; ++s) {
       vertex_t const y = c.out.target[s];
-      if (claim(c.touched_mark, y, c.gen)) append(c.touched, &c.ctr[c_touched], y);
+      if (claim(c.touched_mark, y, c.gen)) touched.add(y, c.touched, &c.ctr[c_touched]);
     }
   }
+  touched.flush(c.touched, &c.ctr[c_touched]);
 }
 
 template <class W>
@@ -423,8 +544,8 @@ template <class W>
 __device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid)
 {
   int r = 0;
-  while (load_count(&c.ctr[c_front + r % 3]) > 0) {
-    relax_round(c, r);
+  for (unsigned long long count; (count = load_count(&c.ctr[c_front + r % 3])) > 0;) {
+    relax_round(c, r, count);
     grid.sync();
     ++r;
   }
@@ -492,7 +613,7 @@ __global__ void fused_update_kernel(ctx<W> c)
 template <class W>
 __global__ void init_kernel(ctx<W> c) { init_compute(c); }
 template <class W>
-__global__ void round_kernel(ctx<W> c, int r) { relax_round(c, r); }
+__global__ void round_kernel(ctx<W> c, int r) { relax_round(c, r, load_count(&c.ctr[c_front + r % 3])); }
 template <class W>
 __global__ void parents_all_kernel(ctx<W> c) { parents_of_all(c); }
 template <class W>
@@ -529,11 +650,11 @@ bool fits(vertex_t n, int zbits, std::int64_t max_weight)
 
 int zbits_for(vertex_t n) { return std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n)))); }
 
-/// Invalidation levels walked before pointer jumping decides the rest (jump_round): a level
-/// costs one round's latency, the jumps a few passes over all vertices; on NE 48, 96 and 192
-/// measured within 0.3 ms of each other, all faster than walking every level (ADR 0009 §4).
-/// Tests set it (cuda_walk_levels) to run both paths on small graphs.
-std::atomic<int> walk_levels{96};
+/// Invalidation levels walked before pointer jumping decides the rest (jump_round): on NE a level
+/// takes ~4 us, all the jumps ~0.11 ms (about 28 levels); with 16 the local 10K update was 0.3 ms
+/// faster than with 96, other updates equal (ADR 0009 §4). Tests set it (cuda_walk_levels) to
+/// run both paths on small graphs.
+std::atomic<int> walk_levels{16};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
