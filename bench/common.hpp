@@ -23,7 +23,8 @@ inline std::filesystem::path data_dir()
 
 struct graph_case {
   char const* name;
-  char const* path;  // relative to data_dir()
+  char const* path;          // relative to data_dir()
+  bool bfs_numbered = false;  // vertices renumbered in BFS order from vertex 0 (which stays 0)
 };
 
 /// The exact inverse of a set-semantics batch of deletions and new-edge insertions.

@@ -18,6 +18,7 @@
 
 #include "common.hpp"
 #include "dyng/graph/generate.hpp"
+#include "dyng/graph/reorder.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/sssp/sssp.hpp"
 
@@ -34,6 +35,7 @@ constexpr graph_case cases[] = {
     {"NY", "road/dimacs9-pace16/NY.gr.gz"},
     {"FLA", "road/dimacs9-pace16/FLA.gr.gz"},
     {"NE", "road/dimacs9-pace16/NE.gr.gz"},
+    {"NE-bfs", "road/dimacs9-pace16/NE.gr.gz", true},  // the same graph, BFS-numbered (docs/adr/0013)
     {"musae-facebook", "snap/musae_facebook_edges.csv.gz"},
 };
 
@@ -66,16 +68,43 @@ std::vector<backend_case> const& backends()
   return all;
 }
 
+/// A case's graph and, for a renumbered case, the order that renamed the file's vertices.
+struct loaded_graph {
+  std::unique_ptr<graph> g;
+  vertex_order order;
+};
+
 /// Graphs are read once per process and backend placement (host or device), and cloned per benchmark.
-graph const& loaded(graph_case const& c, resources const& res)
+loaded_graph const& load(graph_case const& c, resources const& res)
 {
-  static std::map<std::string, std::unique_ptr<graph>> cache;
+  static std::map<std::string, loaded_graph> cache;
   auto& slot = cache[std::string(c.name) + (res.backend() == backend::cuda ? "/device" : "/host")];
-  if (!slot) {
+  if (!slot.g) {
     auto gf = io::read_graph(res, data_dir() / c.path, {.random_weight_seed = io::default_weight_seed});
-    slot = std::make_unique<graph>(std::move(gf.graph));
+    if (c.bfs_numbered) {  // the host's order everywhere: batches are renamed with it
+      bool const host = res.backend() == backends().front().res.backend();
+      slot.order = host ? bfs_order(gf.graph, 0) : load(c, backends().front().res).order;
+      slot.g = std::make_unique<graph>(renumbered(res, gf.graph, slot.order));
+    } else {
+      slot.g = std::make_unique<graph>(std::move(gf.graph));
+    }
   }
-  return *slot;
+  return slot;
+}
+graph const& loaded(graph_case const& c, resources const& res) { return *load(c, res).g; }
+
+/// The case in its file's numbering: batches are drawn there and renamed for a renumbered case,
+/// so that both numberings get the same changes.
+graph_case file_numbered(graph_case c)
+{
+  if (c.bfs_numbered) c = {c.path, c.path, false};
+  return c;
+}
+
+/// `b`, drawn on the file's numbering, for the case's graph.
+batch for_case(graph_case const& c, batch const& b)
+{
+  return c.bfs_numbered ? renumbered(b, load(c, backends().front().res).order) : b;
 }
 
 void BM_compute(benchmark::State& state, graph_case c, backend_case const* b)
@@ -91,10 +120,11 @@ void BM_compute(benchmark::State& state, graph_case c, backend_case const* b)
 }
 
 /// range(0): batch size; range(1): 0 uniform endpoints, else a local batch (a BFS ball of that many vertices).
-batch make_forward(graph const& g, benchmark::State const& state)
+batch make_forward(graph_case const& c, benchmark::State const& state)
 {
-  return random_batch(g, {.size = static_cast<std::size_t>(state.range(0)), .insert_fraction = 0.5, .seed = 7,
-                          .locality = static_cast<std::size_t>(state.range(1))});
+  auto const& g = loaded(file_numbered(c), backends().front().res);
+  return for_case(c, random_batch(g, {.size = static_cast<std::size_t>(state.range(0)), .insert_fraction = 0.5, .seed = 7,
+                                      .locality = static_cast<std::size_t>(state.range(1))}));
 }
 
 void BM_commit(benchmark::State& state, graph_case c, backend_case const* bc)
@@ -102,7 +132,7 @@ void BM_commit(benchmark::State& state, graph_case c, backend_case const* bc)
   auto const& res = bc->res;
   auto g = loaded(c, res).clone();
   auto const size = static_cast<std::size_t>(state.range(0));
-  auto const fwd = make_forward(g, state);
+  auto const fwd = make_forward(c, state);
   auto const back = inverse_of(g, fwd);
   g.commit(res, fwd);  // warm-up
   g.commit(res, back);
@@ -116,21 +146,22 @@ void BM_commit(benchmark::State& state, graph_case c, backend_case const* bc)
 }
 
 /// A sequence of batches, each drawn on the graph the previous ones made (half insertions of new
-/// arcs, half deletions of existing ones), the same for every backend: made once per graph and
-/// shape on a host copy.
+/// arcs, half deletions of existing ones), the same for every backend and numbering: made once
+/// per graph and shape on a host copy in the file's numbering.
 std::vector<batch> const& sequence(graph_case const& c, benchmark::State const& state, int count)
 {
   static std::map<std::string, std::vector<batch>> cache;
   auto const key = std::string(c.name) + "/" + std::to_string(state.range(0)) + "/" + std::to_string(state.range(1));
   auto& seq = cache[key];
   if (seq.empty()) {
-    auto g = loaded(c, backends().front().res).clone();
+    auto g = loaded(file_numbered(c), backends().front().res).clone();
     auto const cpu = resources::sequential();
     for (int i = 0; i < count; ++i) {
-      seq.push_back(random_batch(g, {.size = static_cast<std::size_t>(state.range(0)), .insert_fraction = 0.5,
-                                     .seed = 100 + static_cast<std::uint64_t>(i),
-                                     .locality = static_cast<std::size_t>(state.range(1))}));
-      g.commit(cpu, seq.back());
+      auto b = random_batch(g, {.size = static_cast<std::size_t>(state.range(0)), .insert_fraction = 0.5,
+                                .seed = 100 + static_cast<std::uint64_t>(i),
+                                .locality = static_cast<std::size_t>(state.range(1))});
+      g.commit(cpu, b);
+      seq.push_back(for_case(c, b));
     }
   }
   return seq;

@@ -2,7 +2,9 @@
 #include <dyng/graph/batch.hpp>
 #include <dyng/graph/generate.hpp>
 #include <dyng/graph/graph.hpp>
+#include <dyng/graph/reorder.hpp>
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 
 #include <cstdint>
@@ -183,6 +185,39 @@ void bind_graph(nb::module_& m)
           },
           "(offsets, targets, weights): a compact host copy of the arcs, weights row-major.")
       .def("has_edge", &graph::has_edge, nb::arg("u"), nb::arg("v"));
+
+  m.def(
+      "renumbered",
+      [](resources const& res, graph const& g, std::optional<in_array<vertex_t>> new_id, vertex_t root) {
+        nb::gil_scoped_release release;
+        vertex_order order;
+        if (new_id) {  // the inverse, unless new_id is no permutation: renumbered() says so then
+          auto const ids = as_span(*new_id);
+          order.new_id.assign(ids.begin(), ids.end());
+          order.old_id.assign(ids.size(), no_vertex);
+          for (std::size_t v = 0; v < ids.size(); ++v)
+            if (ids[v] >= 0 && static_cast<std::size_t>(ids[v]) < ids.size())
+              order.old_id[static_cast<std::size_t>(ids[v])] = static_cast<vertex_t>(v);
+        } else {
+          order = bfs_order(g, root);
+        }
+        auto h = renumbered(res, g, order);
+        nb::gil_scoped_acquire acquire;
+        return nb::make_tuple(std::move(h), owned_array(std::move(order.new_id)));
+      },
+      nb::arg("res"), nb::arg("g"), nb::arg("new_id").none(), nb::arg("root") = 0,
+      "(graph, new_id): g with vertex v renamed new_id[v] (breadth-first from root when new_id is None).");
+
+  m.def(
+      "renumbered_batch",
+      [](batch const& b, in_array<vertex_t> new_id) {
+        auto const ids = as_span(new_id);
+        vertex_order order;  // a batch needs new_id alone
+        order.new_id.assign(ids.begin(), ids.end());
+        nb::gil_scoped_release release;
+        return renumbered(b, order);
+      },
+      nb::arg("b"), nb::arg("new_id"), "b with every endpoint v renamed new_id[v].");
 
   m.def(
       "random_batch",

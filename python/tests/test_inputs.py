@@ -221,3 +221,34 @@ def test_device_inputs_of_other_kinds_are_refused() -> None:
         dyng.Graph(_FakeDeviceArray(4), [1, 2], n=3)  # OpenCL
     with pytest.raises(dyng.NotSupportedError, match="__cuda_array_interface__"):
         dyng.Graph(_FakeCaiArray(), [1, 2], n=3)
+
+
+def test_renumbered_in_bfs_order_or_any_permutation() -> None:
+    g = dyng.Graph(SRC, DST, W)  # 0 -> 1 (4), 0 -> 2 (1), 2 -> 1 (2), 1 -> 3 (5)
+    h, new_id = g.renumbered(root=2)
+    assert new_id.tolist() == [3, 1, 0, 2]  # BFS from 2: 2, 1, 3; then 0
+    assert h.num_edges == g.num_edges and h.version == 0 and g.version == 0
+    d = dyng.sssp.compute(h, int(new_id[0])).distances
+    assert [int(d[new_id[v]]) for v in range(4)] == EXPECTED
+    p, same = g.renumbered([3, 2, 1, 0])
+    assert same.tolist() == [3, 2, 1, 0]
+    assert dyng.sssp.compute(p, 3).distances.tolist() == EXPECTED[::-1]
+    # Batches translate through new_id: the same change on both numberings.
+    b = dyng.Batch().insert(0, 3, 1).erase(2, 1)
+    dyng.update(g, b)
+    dyng.update(h, b.renumbered(new_id))
+    d = dyng.sssp.compute(h, int(new_id[0])).distances
+    assert [int(d[new_id[v]]) for v in range(4)] == dyng.sssp.compute(g, 0).distances.tolist()
+    with pytest.raises(dyng.InvalidArgumentError, match="names vertex 3"):
+        b.renumbered([0, 1, 2])
+    # Node labels follow their vertices.
+    G = nx.DiGraph([("a", "b"), ("c", "a")])
+    lg = dyng.Graph.from_networkx(G, weight=None)
+    lh, ids = lg.renumbered(root=2)
+    assert [lh.nodes[ids[v]] for v in range(3)] == lg.nodes
+    with pytest.raises(dyng.InvalidArgumentError, match="permutation"):
+        g.renumbered([0, 1, 1, 2])
+    with pytest.raises(dyng.InvalidArgumentError, match="4 vertices"):
+        g.renumbered([0, 1])
+    with pytest.raises(dyng.InvalidArgumentError, match="root 9"):
+        g.renumbered(root=9)

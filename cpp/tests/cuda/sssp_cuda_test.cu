@@ -16,6 +16,7 @@
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/graph/generate.hpp"
+#include "dyng/graph/reorder.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/core/device_array.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -298,6 +299,27 @@ TEST_F(SsspCuda, RealGraphsChainedBatches)
       sssp::update(gpu, gf.graph, random_batch(gf.graph, {.size = 500, .seed = 99, .locality = 2000}), r);
       ASSERT_EQ(sssp::verify(gf.graph, r), "") << engine << " " << path << " local";
     }
+  }
+}
+
+TEST_F(SsspCuda, RenumberedDeviceGraphGivesTheRenamedDistances)
+{
+  // A device graph renumbered on the device (docs/adr/0013) against the host original.
+  fs::path const data = DYNG_REPO_DATA_DIR;
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  auto host = io::read_graph(cpu, data / "rome99.gr.gz", {.random_weight_seed = io::default_weight_seed});
+  auto device = io::read_graph(gpu, data / "rome99.gr.gz", {.random_weight_seed = io::default_weight_seed});
+  auto const order = bfs_order(device.graph, 5);
+  auto const renamed = renumbered(gpu, device.graph, order);
+  EXPECT_NE(renamed.impl().device, nullptr);
+  auto const expected = sssp::compute(cpu, host.graph, {.source = 5});
+  for (char const* engine : {fused, operators}) {
+    auto const r = sssp::compute(gpu, renamed, {.source = 0, .engine = engine});
+    ASSERT_EQ(sssp::verify(renamed, r), "") << engine;
+    auto const d = r.distances<std::int64_t>();
+    for (std::size_t v = 0; v < order.new_id.size(); ++v)
+      ASSERT_EQ(d[static_cast<std::size_t>(order.new_id[v])], expected.distances<std::int64_t>()[v]) << engine << " vertex " << v;
   }
 }
 
