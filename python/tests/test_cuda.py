@@ -86,6 +86,23 @@ def test_sssp_on_the_bundled_road_network(cuda: dyng.Resources) -> None:
     equal(rs.parents, rc.parents)
 
 
+def test_renumbered_on_the_device(cuda: dyng.Resources) -> None:
+    gs = dyng.io.read(dyng.datasets.rome99_path(), resources=SEQ)
+    gc_ = dyng.io.read(dyng.datasets.rome99_path(), resources=cuda)
+    hs, ids = gs.renumbered(root=7, resources=SEQ)
+    hc, idc = gc_.renumbered(root=7, resources=cuda)  # the device graph, renumbered on the device
+    np.testing.assert_array_equal(ids, idc)
+    rs, rc = dyng.sssp.compute(hs, 0, resources=SEQ), dyng.sssp.compute(hc, 0, resources=cuda)
+    equal(rs.distances, rc.distances)
+    equal(rs.parents, rc.parents)
+    original = dyng.sssp.compute(gs, 7, resources=SEQ).distances.to_numpy()
+    np.testing.assert_array_equal(rc.distances.to_numpy()[ids], original)
+    b = dyng.Batch.random(gs, 300, seed=5)
+    dyng.sssp.update(rc, b.renumbered(ids), resources=cuda)
+    dyng.update(gs, b, resources=SEQ)
+    np.testing.assert_array_equal(rc.distances.to_numpy()[ids], dyng.sssp.compute(gs, 7, resources=SEQ).distances.to_numpy())
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_cycle_count_equals_sequential(cuda: dyng.Resources, seed: int) -> None:
     gs, gc_ = both(60, 300, seed, cuda)
