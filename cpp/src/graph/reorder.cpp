@@ -1,11 +1,13 @@
 #include "dyng/graph/reorder.hpp"
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
 
 #include "dyng/core/error.hpp"
+#include "graph/batch_copy.hpp"
 
 namespace dyng {
 namespace {
@@ -108,30 +110,14 @@ graph renumbered(resources const& res, graph const& g, vertex_order const& order
 
 batch renumbered(batch const& b, vertex_order const& order)
 {
-  auto const k = static_cast<std::size_t>(b.k());
-  auto const name = [&](vertex_t v, char const* what, std::size_t row) {
+  auto const name = [&](vertex_t v, char const* list, std::size_t row) {
     DYNG_EXPECTS(v >= 0 && static_cast<std::size_t>(v) < order.new_id.size(),
-                 std::string("renumbered: ") + what + " row " + std::to_string(row) + " names vertex " + std::to_string(v) +
+                 std::string("renumbered: ") + list + " row " + std::to_string(row) + " names vertex " + std::to_string(v) +
                      ", which the order (of " + std::to_string(order.new_id.size()) +
                      " vertices) does not rename; renumber batches of the graph the order was made for");
     return order.new_id[idx(v)];
   };
-  batch out(b.k(), b.semantics(), b.policy());
-  out.reserve(b.insertions(), b.deletions());
-  for (std::size_t i = 0; i < b.deletions(); ++i) out.erase(name(b.erase_src()[i], "deletion", i), name(b.erase_dst()[i], "deletion", i));
-  std::size_t ins = 0, chg = 0;
-  for (auto const kind : b.upsert_order()) {  // insertions and weight changes interleaved as added
-    if (kind == 0) {
-      out.insert(name(b.insert_src()[ins], "insertion", ins), name(b.insert_dst()[ins], "insertion", ins),
-                 b.insert_weights().subspan(ins * k, k));
-      ++ins;
-    } else {
-      out.set_weights(name(b.change_src()[chg], "weight change", chg), name(b.change_dst()[chg], "weight change", chg),
-                      b.change_weights().subspan(chg * k, k));
-      ++chg;
-    }
-  }
-  return out;
+  return detail::copy_rows(b, name, [](std::span<double const> w, char const*, std::size_t) { return w; });
 }
 
 }  // namespace dyng

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <utility>
 
+#include "graph/batch_copy.hpp"
 #include "io/parse.hpp"
 #include "io/text.hpp"
 
@@ -296,26 +297,19 @@ batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
 batch scale_weights(batch const& b, double scale)
 {
   detail::check_weight_scale(scale, "scale_weights: scale");
-  auto const k = static_cast<std::size_t>(b.k());
-  std::vector<double> w(k);
-  auto const scaled_row = [&](std::span<double const> all, std::size_t row, char const* list) {
-    for (std::size_t c = 0; c < k; ++c) {
+  std::vector<double> scaled(static_cast<std::size_t>(b.k()));
+  auto const scale_row = [&](std::span<double const> w, char const* list, std::size_t row) {
+    for (std::size_t c = 0; c < w.size(); ++c) {
       // Negative or non-finite weights pass through: the commit refuses them, naming the row.
-      auto const x = detail::scaled_weight(all[row * k + c], scale);
+      auto const x = detail::scaled_weight(w[c], scale);
       DYNG_EXPECTS(x.has_value(), std::string("scale_weights: ") + list + " row " + std::to_string(row) + " weight " +
-                                      std::to_string(all[row * k + c]) + " times " + detail::scale_text(scale) +
+                                      std::to_string(w[c]) + " times " + detail::scale_text(scale) +
                                       " exceeds the int32 range; use a smaller scale");
-      w[c] = *x;
+      scaled[c] = *x;
     }
-    return std::span<double const>(w);
+    return std::span<double const>(scaled);
   };
-  batch out(b.k(), b.semantics(), b.policy());
-  for (std::size_t i = 0; i < b.deletions(); ++i) out.erase(b.erase_src()[i], b.erase_dst()[i]);
-  for (std::size_t i = 0; i < b.insertions(); ++i)
-    out.insert(b.insert_src()[i], b.insert_dst()[i], scaled_row(b.insert_weights(), i, "insertion"));
-  for (std::size_t i = 0; i < b.weight_changes(); ++i)
-    out.set_weights(b.change_src()[i], b.change_dst()[i], scaled_row(b.change_weights(), i, "weight change"));
-  return out;
+  return dyng::detail::copy_rows(b, [](vertex_t v, char const*, std::size_t) { return v; }, scale_row);
 }
 
 distance_array read_distances(std::filesystem::path const& path, dyng::weight_type weights)

@@ -364,6 +364,14 @@ TEST(IoBatch, ScaleWeightsKeepsRowsAndRoundsLikeTheReader)
   EXPECT_EQ(std::vector<double>(s.change_weights().begin(), s.change_weights().end()), (std::vector<double>{20, 0}));
   EXPECT_THROW((void)io::scale_weights(b, 0), invalid_argument);
   EXPECT_THROW((void)io::scale_weights(b, 1e10), invalid_argument);
+  // Insertions and weight changes keep their interleaving: for one edge the last row wins.
+  batch mixed;
+  mixed.set_weights(0, 1, 0.7).insert(0, 1, 0.9).set_weights(0, 1, 0.2);
+  auto const m = io::scale_weights(mixed, 10);
+  EXPECT_TRUE(std::ranges::equal(m.upsert_order(), mixed.upsert_order()));
+  auto g = graph::from_edges(res, 2, std::vector<vertex_t>{0}, std::vector<vertex_t>{1}, std::vector<std::int32_t>{5}, {});
+  g.commit(res, m);
+  EXPECT_EQ(arcs_of(g), (std::vector<arc>{{0, 1, {2}}}));
 }
 
 TEST(IoRead, RomeShippedInData)

@@ -37,7 +37,8 @@
 //   rounds are launched in groups, and the host reads the frontier size once per group.
 //
 // Lists (frontiers, invalidated, seeds, touched) are gathered per block in shared memory and
-// appended to with one atomic per block (block_list); each list has a mark array of generation
+// appended to with one atomic per block (block_list; identify, one pass over the batch's rows
+// into three lists, appends per warp); each list has a mark array of generation
 // stamps so a vertex enters it once; changed keys have a mark array alone. Counters are summed
 // per block, and passes over every vertex take several vertices per thread at a time (DYNG_PASS).
 #include <cooperative_groups.h>
@@ -225,8 +226,8 @@ __device__ inline void add_per_block(unsigned long long* total, unsigned long lo
 /// Passes over every vertex: a thread takes `pass_width` vertices at a time and issues their
 /// loads together, so a pass waits for n / (threads * pass_width) memory round trips rather than
 /// n / threads (the fused kernel's 34 K threads over NE's 1.5 M vertices: pointer jumping
-/// 265 -> 113 us). DYNG_PASS(base) steps over the groups; DYNG_PASS_MEMBER(i, base, u) names
-/// the u-th vertex of a group and whether it exists (has_i).
+/// 265 -> 113 us). DYNG_PASS(base, count) steps over the groups; DYNG_PASS_MEMBER(i, base, u,
+/// count) names the u-th index of a group and whether it is below count (has_i).
 constexpr int pass_width = 4;
 #define DYNG_PASS(base, count)                                                                    \
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; base < (count); \
