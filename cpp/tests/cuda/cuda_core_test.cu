@@ -318,9 +318,11 @@ TEST_F(CudaCore, SideBySidePiecesRunBetweenTheCallersWorkOnStreamsOfTheirOwn)
   device_guard const g(r);
   ASSERT_EQ(cudaMemsetAsync(source.data(), 0x01, n * sizeof(int), s.get()), cudaSuccess);
   std::vector<cudaStream_t> streams(3);
+  EXPECT_EQ(dyng::detail::device_sharing(r), 1);
   dyng::detail::side_by_side(r, 3, [&](std::size_t i, dyng::resources const& side) {
     streams[i] = stream_of(side);
     EXPECT_EQ(side.device(), 0);
+    EXPECT_EQ(dyng::detail::device_sharing(side), 3);  // kernels sized to the device take a third
     if (cudaMemcpyAsync(copies[i].data(), source.data(), n * sizeof(int), cudaMemcpyDeviceToDevice, streams[i]) !=
         cudaSuccess)
       throw std::runtime_error("copy failed");
@@ -339,9 +341,13 @@ TEST_F(CudaCore, SideBySidePiecesRunBetweenTheCallersWorkOnStreamsOfTheirOwn)
 
   // The side resources are kept and reused: the same streams next time, for copies of r too.
   auto const copy = r;
-  std::vector<cudaStream_t> again(3);
-  dyng::detail::side_by_side(copy, 3, [&](std::size_t i, dyng::resources const& side) { again[i] = stream_of(side); });
-  EXPECT_EQ(again, streams);
+  std::vector<cudaStream_t> again(2);
+  dyng::detail::side_by_side(copy, 2, [&](std::size_t i, dyng::resources const& side) {
+    again[i] = stream_of(side);
+    EXPECT_EQ(dyng::detail::device_sharing(side), 2);
+  });
+  EXPECT_EQ(again[0], streams[0]);
+  EXPECT_EQ(again[1], streams[1]);
 }
 
 TEST_F(CudaCore, SideBySideRethrowsAfterEveryPieceEnded)

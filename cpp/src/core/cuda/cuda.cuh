@@ -64,6 +64,10 @@ struct device_info {
 };
 device_info const& info(resources const& r);
 
+/// How many calls share the device with a call on these resources: 1, or the count of a
+/// side_by_side() whose side these are. Kernels that size their grid to the device divide it.
+int device_sharing(resources const& r);
+
 /// Untyped stream-ordered allocation on the resources' device and stream.
 void* device_allocate(resources const& r, std::size_t bytes);
 void device_free(resources const& r, void* p) noexcept;

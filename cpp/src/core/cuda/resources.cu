@@ -250,6 +250,8 @@ device_guard::~device_guard()
 
 device_info const& info(resources const& r) { return state_of(r).info; }
 
+int device_sharing(resources const& r) { return state_of(r).sharing; }
+
 void synchronize(resources const& r)
 {
   auto& st = state_of(r);
@@ -416,6 +418,7 @@ void side_by_side(resources const& res, std::size_t count, std::function<void(st
   auto const& sides = sides_of(res, count);
   for (std::size_t i = 0; i < count; ++i) {
     DYNG_CUDA_TRY(stream_wait(stream_of(sides[i]), stream_of(res)));
+    state_of(sides[i]).sharing = static_cast<int>(count);
     // `res`'s profiler (thread-safe), not owned: the sides let it go before this call returns.
     sides[i].set_profiler(std::shared_ptr<profiler>(std::shared_ptr<void>{}, res.profiler()));
   }

@@ -33,6 +33,7 @@ struct cuda_state {
   std::size_t pinned_scratch_allocations = 0;
   bool owns_stream = false;      ///< a stream made for side_by_side(): destroyed with the state
   std::vector<resources> sides;  ///< side_by_side()'s resources, made on first use
+  int sharing = 1;               ///< calls running side by side with this one (sides: the count)
 
   cuda_state() = default;
   cuda_state(cuda_state const&) = delete;

@@ -735,11 +735,13 @@ void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
   int per_sm = 0;
   DYNG_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, dyng::detail::block_size, 0));
   if (per_sm < 1) throw not_supported("sssp.cuda.fused: the kernel does not fit on an SM of this device");
-  // One block per SM: road-graph frontiers are small and rounds many, so a cheap grid-wide
-  // barrier matters more than occupancy (1 and 2 blocks per SM update equally fast, 4 slower),
-  // and the rest of each SM stays free for the kernels of other streams: mosp runs its K tree
-  // updates side by side (docs/adr/0009, bench/results/sssp_h200.json, mosp_h200.json).
-  dim3 const grid(static_cast<unsigned>(info.sm_count));
+  // Four blocks per SM alone (with lists gathered per block, more threads shorten the rounds of
+  // large frontiers: NE compute 13.2 -> 8.1 ms, recompute after 50K changes 1.91 -> 1.22 ms
+  // against one block per SM); one when the call shares the device, so that mosp's K tree
+  // updates side by side fit on it together (docs/adr/0009, docs/adr/0005).
+  constexpr int blocks_per_sm = 4;
+  int const wanted = std::max(1, blocks_per_sm / dyng::detail::device_sharing(res));
+  dim3 const grid(static_cast<unsigned>(info.sm_count * std::min(per_sm, wanted)));
   void* args[] = {&c};
   DYNG_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), grid,
                                             dim3(dyng::detail::block_size), args, 0, stream_of(res)));
