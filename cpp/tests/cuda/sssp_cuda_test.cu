@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -19,6 +20,7 @@
 #include "dyng/graph/reorder.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/core/device_array.hpp"
+#include "dyng/core/profiler.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "graph/graph_impl.hpp"
 #include "sssp/detail.hpp"
@@ -321,6 +323,40 @@ TEST_F(SsspCuda, RenumberedDeviceGraphGivesTheRenamedDistances)
     for (std::size_t v = 0; v < order.new_id.size(); ++v)
       ASSERT_EQ(d[static_cast<std::size_t>(order.new_id[v])], expected.distances<std::int64_t>()[v]) << engine << " vertex " << v;
   }
+}
+
+TEST_F(SsspCuda, FusedPhasesReachTheProfiler)
+{
+  fs::path const data = DYNG_REPO_DATA_DIR;
+  auto gpu = resources::cuda(0);
+  auto gf = io::read_graph(gpu, data / "rome99.gr.gz", {.random_weight_seed = io::default_weight_seed});
+  auto const cuda_stages = [](profiler const& p) {
+    std::set<std::string> names;
+    for (auto const& [name, s] : p.stages())
+      if (name.starts_with("sssp.cuda.")) {
+        names.insert(name);
+        EXPECT_GE(s.min_ms, 0.0) << name;
+      }
+    return names;
+  };
+  auto prof = std::make_shared<profiler>();
+  gpu.set_profiler(prof);
+  auto r = sssp::compute(gpu, gf.graph, {.engine = fused, .strategy = sssp::strategy::incremental});
+  EXPECT_EQ(cuda_stages(*prof), (std::set<std::string>{"sssp.cuda.init", "sssp.cuda.propagate", "sssp.cuda.parents"}));
+  prof->clear();
+  sssp::update(gpu, gf.graph, random_batch(gf.graph, {.size = 200, .seed = 3}), r);
+  EXPECT_EQ(cuda_stages(*prof),
+            (std::set<std::string>{"sssp.cuda.identify", "sssp.cuda.invalidate", "sssp.cuda.jump", "sssp.cuda.seed",
+                                   "sssp.cuda.propagate", "sssp.cuda.collect", "sssp.cuda.parents"}));
+  EXPECT_EQ(sssp::verify(gf.graph, r), "");
+  // The operators engine has no phase clock; without a profiler nothing is recorded.
+  prof->clear();
+  auto o = sssp::compute(gpu, gf.graph, {.engine = operators});
+  EXPECT_TRUE(cuda_stages(*prof).empty());
+  gpu.set_profiler(nullptr);
+  prof->clear();
+  sssp::update(gpu, gf.graph, random_batch(gf.graph, {.size = 200, .seed = 4}), r);
+  EXPECT_TRUE(prof->stages().empty());
 }
 
 TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)

@@ -50,6 +50,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "core/cuda/cuda.cuh"
@@ -94,7 +95,29 @@ enum counter : int {
   c_inval = 6, c_seeds, c_touched, c_relax, c_rounds, c_levels, c_abort,
   c_jump,                 // 3: ring of the vertices still jumping after each jump round
   c_jumped = c_jump + 3,  // 1: a jump round found the previous one left none (operators)
-  n_counters
+  c_clock,                // phase_count: the device clock at the phase boundaries (mark_phase)
+  n_counters = c_clock + 8
+};
+
+/// Phase boundaries of the fused kernels, stamped when a profiler is attached; the profiler gets
+/// each stage whose two boundaries were stamped (an update that gives up stops after invalidate,
+/// or jump).
+enum phase : int { p_start, p_identified, p_walked, p_jumped, p_seeded, p_propagated, p_collected, p_done };
+
+struct phase_stage {
+  char const* name;
+  phase from, to;
+};
+constexpr phase_stage compute_stages[] = {
+    {"sssp.cuda.init", p_start, p_seeded},
+    {"sssp.cuda.propagate", p_seeded, p_propagated},
+    {"sssp.cuda.parents", p_propagated, p_done},
+};
+constexpr phase_stage update_stages[] = {
+    {"sssp.cuda.identify", p_start, p_identified},    {"sssp.cuda.invalidate", p_identified, p_walked},
+    {"sssp.cuda.jump", p_walked, p_jumped},           {"sssp.cuda.seed", p_jumped, p_seeded},
+    {"sssp.cuda.propagate", p_seeded, p_propagated},  {"sssp.cuda.collect", p_propagated, p_collected},
+    {"sssp.cuda.parents", p_collected, p_done},
 };
 
 template <class W>
@@ -114,7 +137,19 @@ struct ctx {
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
+  bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
+
+/// Stamps phase boundary `at` with the device clock (ns), from one thread: called right after a
+/// grid barrier, so every block has finished the phase before it.
+template <class W>
+__device__ inline void mark_phase(ctx<W> const& c, phase at)
+{
+  if (!c.timed || blockIdx.x != 0 || threadIdx.x != 0) return;
+  unsigned long long now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  c.ctr[c_clock + at] = now;
+}
 
 __device__ inline std::uint64_t load(std::uint64_t const* p)
 {
@@ -557,26 +592,39 @@ template <class W>
 __global__ void fused_compute_kernel(ctx<W> c)
 {
   auto grid = cg::this_grid();
+  mark_phase(c, p_start);
   init_compute(c);
   grid.sync();
+  mark_phase(c, p_seeded);
   propagate_fused(c, grid);
+  mark_phase(c, p_propagated);
   parents_of_all(c);
+  if (c.timed) {
+    grid.sync();
+    mark_phase(c, p_done);
+  }
 }
 
 template <class W>
 __global__ void fused_update_kernel(ctx<W> c)
 {
   auto grid = cg::this_grid();
+  mark_phase(c, p_start);
   identify(c);
   grid.sync();
+  mark_phase(c, p_identified);
   long long invalidated = static_cast<long long>(load_count(&c.ctr[c_bfs + 0]));
   int l = 0;
+  bool jumped = false;
   while (load_count(&c.ctr[c_bfs + l % 3]) > 0) {
     if (c.recompute_above >= 0 && invalidated > c.recompute_above) {  // uniform: from ring counters
       if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
+      mark_phase(c, p_walked);
       return;  // every thread returns here, before any key changed
     }
     if (l == c.walk_levels) {  // a deep subtree: pointer jumping decides the rest
+      mark_phase(c, p_walked);
+      jumped = true;
       jump_init(c);
       grid.sync();
       for (int j = 0;; ++j) {
@@ -586,6 +634,7 @@ __global__ void fused_update_kernel(ctx<W> c)
       }
       collect_jumped(c);
       grid.sync();
+      mark_phase(c, p_jumped);
       invalidated = static_cast<long long>(load_count(&c.ctr[c_inval]));  // no one appends until reset
       if (c.recompute_above >= 0 && invalidated > c.recompute_above) {
         if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
@@ -598,15 +647,26 @@ __global__ void fused_update_kernel(ctx<W> c)
     ++l;
     invalidated += static_cast<long long>(load_count(&c.ctr[c_bfs + l % 3]));
   }
+  if (!jumped) {
+    mark_phase(c, p_walked);
+    mark_phase(c, p_jumped);
+  }
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_levels] = static_cast<unsigned long long>(l);
   reset_invalid(c);
   grid.sync();
   pull_seeds(c);
   grid.sync();
+  mark_phase(c, p_seeded);
   propagate_fused(c, grid);
+  mark_phase(c, p_propagated);
   collect_touched(c);
   grid.sync();
+  mark_phase(c, p_collected);
   parents_of_touched(c);
+  if (c.timed) {
+    grid.sync();
+    mark_phase(c, p_done);
+  }
 }
 
 // ---- operators: one kernel per step --------------------------------------------------------
@@ -707,18 +767,27 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
+  c.timed = res.profiler() != nullptr;
   return c;
 }
 
-/// Reads the counters back (the call's one host synchronization) and advances the stamps.
+/// Reads the counters back (the call's one host synchronization), advances the stamps and, with a
+/// profiler attached, records the fused kernel's `stages` from its phase stamps (device clock).
 template <class W>
-void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rounds, unsigned long long rounds)
+void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rounds, unsigned long long rounds,
+            std::span<phase_stage const> stages = {})
 {
   auto* counters = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemcpyAsync(counters, c.ctr, n_counters * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                 stream_of(res)));
   dyng::detail::synchronize(res);
   auto const used = operators_rounds ? rounds : counters[c_rounds];
+  if (auto* prof = res.profiler(); prof != nullptr && c.timed) {
+    auto const* clock = counters + c_clock;
+    for (auto const& stage : stages)
+      if (clock[stage.from] != 0 && clock[stage.to] >= clock[stage.from])
+        prof->record(stage.name, static_cast<double>(clock[stage.to] - clock[stage.from]) / 1e6);
+  }
   st.invalidated = static_cast<std::int64_t>(counters[c_inval]);
   st.affected = static_cast<std::int64_t>(counters[c_touched]);
   st.relaxations = static_cast<std::int64_t>(counters[c_relax]);
@@ -821,7 +890,7 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
   c.source = p.source;
   if (fused) {
     launch_cooperative(res, fused_compute_kernel<W>, c);
-    finish(res, c, access::stats(r), false, 0);
+    finish(res, c, access::stats(r), false, 0, compute_stages);
   } else {
     launch_step(res, g.n, init_kernel<W>, c);
     int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) { launch_step(res, g.n, round_kernel<W>, c, round); });
@@ -846,7 +915,7 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   auto& st = access::stats(r);
   if (fused) {
     launch_cooperative(res, fused_update_kernel<W>, c);
-    finish(res, c, st, false, 0);
+    finish(res, c, st, false, 0, update_stages);
     return;
   }
   auto const rows = std::max<std::int64_t>(store.changes.size, 1);
