@@ -176,6 +176,9 @@ void adopt_writer(device_result& d, resources const& res) noexcept;
 /// (process-wide; tests use it to run both paths on small graphs); returns the previous value.
 /// Declared in every build, defined in CUDA builds.
 int cuda_walk_levels(int levels) noexcept;
+/// Sets the invalidation level width past which the fused CUDA engine jumps at once (0: the
+/// default, from n); returns the previous value. Same rules as cuda_walk_levels.
+long long cuda_jump_width(long long width) noexcept;
 
 }  // namespace detail
 }  // namespace dyng::sssp

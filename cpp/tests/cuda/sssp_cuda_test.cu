@@ -371,30 +371,46 @@ TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)
   }
 }
 
-/// Sets the CUDA engines' invalidation levels walked before pointer jumping, for one scope.
+/// Sets the CUDA engines' invalidation levels walked before pointer jumping, and the level width
+/// past which the fused engine jumps at once (0: its default), for one scope.
 class walk_levels_scope {
  public:
-  explicit walk_levels_scope(int levels) : saved_(sssp::detail::cuda_walk_levels(levels)) {}
+  explicit walk_levels_scope(int levels, long long width = 0)
+      : saved_(sssp::detail::cuda_walk_levels(levels)), saved_width_(sssp::detail::cuda_jump_width(width))
+  {
+  }
   walk_levels_scope(walk_levels_scope const&) = delete;
   walk_levels_scope& operator=(walk_levels_scope const&) = delete;
-  ~walk_levels_scope() { sssp::detail::cuda_walk_levels(saved_); }
+  ~walk_levels_scope()
+  {
+    sssp::detail::cuda_walk_levels(saved_);
+    sssp::detail::cuda_jump_width(saved_width_);
+  }
 
  private:
   int saved_;
+  long long saved_width_;
 };
 
 TEST_F(SsspCuda, PointerJumpingInvalidatesWhatTheWalkWould)
 {
-  // Deep invalidated subtrees are decided by pointer jumping after a few levels of walking: the
-  // same invalidated set as walking every level (its size in the stats), the same results as
-  // the sequential engine, and the recompute threshold still applies.
+  // Deep invalidated subtrees are decided by pointer jumping after a few levels of walking, or at
+  // the first level wider than a width: the same invalidated set as walking every level (its
+  // size in the stats), the same results as the sequential engine, and the recompute threshold
+  // still applies (the fused engine gives up within the jump rounds).
   auto const gpu = resources::cuda(0);
   auto const cpu = resources::sequential();
   constexpr int walk_all = 1 << 30;
   std::vector<graph_spec> specs = int_specs();
   specs.push_back({.n = 2000, .avg_degree = 2.5, .directed = false, .max_weight = 100});
   specs.push_back({.n = 2000, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.2});
-  for (int levels : {0, 1, 3}) {
+  constexpr long long never = std::numeric_limits<long long>::max();
+  struct walk {
+    int levels;
+    long long width;
+  };
+  // Jumping after 0, 1 or 3 levels, or (fused) at the first level wider than 8 vertices.
+  for (auto const [levels, width] : {walk{0, 0}, walk{1, 0}, walk{3, 0}, walk{walk_all, 8}}) {
     for (char const* engine : {fused, operators}) {
       for (std::uint64_t seed = 0; seed < 6; ++seed) {
         for (auto const& spec : specs) {
@@ -413,14 +429,15 @@ TEST_F(SsspCuda, PointerJumpingInvalidatesWhatTheWalkWould)
             (void)c.make_batch(jumped, spec, size);
             dyng::update(cpu, h, bt, ref);
             {
-              walk_levels_scope const scope(walk_all);
+              walk_levels_scope const scope(walk_all, never);
               dyng::update(gpu, walked, bt, rw);
             }
             {
-              walk_levels_scope const scope(levels);
+              walk_levels_scope const scope(levels, width);
               dyng::update(gpu, jumped, bt, rj);
             }
-            auto const where = std::string(engine) + " levels " + std::to_string(levels) + " " +
+            auto const where = std::string(engine) + " levels " + std::to_string(levels) + " width " +
+                               std::to_string(width) + " " +
                                test::describe(spec, seed) + " step " + std::to_string(step);
             ASSERT_EQ(rj.distance_data(), ref.distance_data()) << where;
             ASSERT_TRUE(std::ranges::equal(rj.parents(), ref.parents())) << where;
@@ -430,11 +447,12 @@ TEST_F(SsspCuda, PointerJumpingInvalidatesWhatTheWalkWould)
       }
       // A path: deleting an arc near the source invalidates everything past it; the automatic
       // strategy recomputes, the incremental one resets exactly those vertices.
-      walk_levels_scope const scope(levels);
+      walk_levels_scope const scope(levels, width);
       auto g = test::path_graph(gpu, 1000, 1);
       auto r = sssp::compute(gpu, g, {.engine = engine});
       auto const st = sssp::update(gpu, g, batch().erase(0, 1), r);
       EXPECT_TRUE(st.recomputed) << engine << " levels " << levels;
+      EXPECT_GT(st.invalidated, 250) << engine << " levels " << levels;  // past a quarter of 1,000
       EXPECT_EQ(sssp::verify(g, r), "") << engine << " levels " << levels;
       auto g2 = test::path_graph(gpu, 1000, 1);
       auto inc = sssp::compute(gpu, g2, {.engine = engine, .strategy = sssp::strategy::incremental});

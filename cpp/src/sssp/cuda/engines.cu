@@ -95,6 +95,7 @@ enum counter : int {
   c_inval = 6, c_seeds, c_touched, c_relax, c_rounds, c_levels, c_abort,
   c_jump,                 // 3: ring of the vertices still jumping after each jump round
   c_jumped = c_jump + 3,  // 1: a jump round found the previous one left none (operators)
+  c_flagged,              // vertices the jump rounds found invalid so far (fused: gives up early)
   c_clock,                // phase_count: the device clock at the phase boundaries (mark_phase)
   n_counters = c_clock + 8
 };
@@ -137,6 +138,7 @@ struct ctx {
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
+  long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
   bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
 
@@ -247,6 +249,7 @@ __device__ inline block_list& gathered(int which)
 __device__ inline void add_per_block(unsigned long long* total, unsigned long long v)
 {
   __shared__ unsigned long long sum;
+  __syncthreads();  // a previous call's reads of sum are done (calls may follow each other)
   if (threadIdx.x == 0) sum = 0;
   __syncthreads();
   auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
@@ -442,7 +445,7 @@ __device__ void jump_round(ctx<W> const& c, int j)
     return;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_jump + (j + 2) % 3] = 0;
-  unsigned long long undecided = 0;
+  unsigned long long undecided = 0, flagged = 0;
   DYNG_PASS(base, c.n)
   {
     std::uint64_t w[pass_width], wa[pass_width];
@@ -463,9 +466,11 @@ __device__ void jump_round(ctx<W> const& c, int j)
       std::uint64_t const next = jump_word(static_cast<std::uint32_t>(wa[u]), ((w[u] | wa[u]) & jump_flag) != 0);
       cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(c.jump[v]).store(next, cuda::memory_order_relaxed);
       if (static_cast<std::uint32_t>(next) != no_ancestor) ++undecided;
+      else if ((next & jump_flag) != 0) ++flagged;  // w[u] was undecided: found invalid now
     }
   }
   add_per_block(&c.ctr[c_jump + (j + 1) % 3], undecided);
+  add_per_block(&c.ctr[c_flagged], flagged);
 }
 
 /// After the jumps: every flagged vertex not listed yet joins the invalidated list.
@@ -622,7 +627,8 @@ __global__ void fused_update_kernel(ctx<W> c)
       mark_phase(c, p_walked);
       return;  // every thread returns here, before any key changed
     }
-    if (l == c.walk_levels) {  // a deep subtree: pointer jumping decides the rest
+    if (l == c.walk_levels || static_cast<long long>(load_count(&c.ctr[c_bfs + l % 3])) > c.jump_width) {
+      // A deep subtree, or a level so wide that the walk would be deep: jumping decides the rest.
       mark_phase(c, p_walked);
       jumped = true;
       jump_init(c);
@@ -630,6 +636,17 @@ __global__ void fused_update_kernel(ctx<W> c)
       for (int j = 0;; ++j) {
         jump_round(c, j);
         grid.sync();
+        // The walked vertices and the ones found since are invalid whatever the rounds left find
+        // (uniform: c_flagged changes only in the next round).
+        long long const found = invalidated + static_cast<long long>(load_count(&c.ctr[c_flagged]));
+        if (c.recompute_above >= 0 && found > c.recompute_above) {
+          if (blockIdx.x == 0 && threadIdx.x == 0) {
+            c.ctr[c_abort] = 1;
+            c.ctr[c_inval] = static_cast<unsigned long long>(found);
+          }
+          mark_phase(c, p_jumped);
+          return;
+        }
         if (load_count(&c.ctr[c_jump + (j + 1) % 3]) == 0) break;
       }
       collect_jumped(c);
@@ -717,6 +734,12 @@ int zbits_for(vertex_t n) { return std::max(1, static_cast<int>(std::bit_width(s
 /// run both paths on small graphs.
 std::atomic<int> walk_levels{16};
 
+/// The level width past which the fused engine jumps at once (0: the default, n / 1024 and at
+/// least 1,024): the rounds of pointer jumping cost about as much as 20 levels, and a level that
+/// wide (a batch that cut many tree arcs) walks deep on a road graph, so the walk would be waste:
+/// NE, 50K changes, 10K cut arcs (ADR 0009 §4). Tests set it (cuda_jump_width).
+std::atomic<long long> jump_width{0};
+
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
   std::size_t marks_for = 0;  // vertices the marks were cleared for
@@ -767,6 +790,8 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
+  long long const width = jump_width.load(std::memory_order_relaxed);
+  c.jump_width = width > 0 ? width : std::max<long long>(1024, g.n / 1024);
   c.timed = res.profiler() != nullptr;
   return c;
 }
@@ -1015,6 +1040,7 @@ vertex_t const* device_parents(device_result const& d) noexcept { return d.paren
 void adopt_writer(device_result& d, resources const& res) noexcept { d.writer = res.stream(); }
 
 int cuda_walk_levels(int levels) noexcept { return walk_levels.exchange(levels); }
+long long cuda_jump_width(long long width) noexcept { return jump_width.exchange(width); }
 
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
