@@ -23,13 +23,15 @@
 // A near-far split of the frontier (delta-stepping buckets) cut relaxations 20x but took 2-3x
 // the rounds, block-local steps (small lists run by one block between block barriers) were no
 // faster, and neither was chasing (a thread relaxing the heads it improved itself, depth first,
-// within the round: a third of the rounds, but slower hops and superseded paths): all slower or
-// equal for every update measured (docs/adr/0009).
+// within the round: a third of the rounds, but slower hops and superseded paths), nor relaxing
+// several frontier vertices per thread with their loads and atomics in flight together (the 50K
+// recompute 1.25 -> 1.53-1.63 ms, more registers): all slower or equal for every update measured
+// (docs/adr/0009).
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
-// invalidate their subtrees level by level (past `walk_levels` levels, pointer jumping over the
-// old tree decides the rest), reset them, let them and the heads of changed arcs pull over their
-// in-arcs, propagate, derive parents.
+// invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
+// `jump_width`, pointer jumping over the old tree decides the rest), reset them, let them and
+// the heads of changed arcs pull over their in-arcs, propagate, derive parents.
 //
 // fused: the whole compute or update is one cooperative kernel; phases and rounds are separated
 //   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip.
