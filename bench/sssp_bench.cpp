@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common.hpp"
@@ -93,12 +94,14 @@ loaded_graph const& load(graph_case const& c, resources const& res)
 }
 graph const& loaded(graph_case const& c, resources const& res) { return *load(c, res).g; }
 
-/// The case in its file's numbering: batches are drawn there and renamed for a renumbered case,
-/// so that both numberings get the same changes.
-graph_case file_numbered(graph_case c)
+/// The case in its file's numbering (the case of the same file without renumbering): batches are
+/// drawn there and renamed for a renumbered case, so that both numberings get the same changes.
+graph_case file_numbered(graph_case const& c)
 {
-  if (c.bfs_numbered) c = {c.path, c.path, false};
-  return c;
+  if (!c.bfs_numbered) return c;
+  for (auto const& f : cases)
+    if (!f.bfs_numbered && std::string_view(f.path) == c.path) return f;  // read once for both
+  return {c.path, c.path, false};
 }
 
 /// `b`, drawn on the file's numbering, for the case's graph.

@@ -70,6 +70,9 @@ graph renumbered(resources const& res, graph const& g, vertex_order const& order
   check_order(order, n);
   auto const csr = g.to_csr();
   auto const k = static_cast<std::size_t>(g.k());
+  auto const append_weights = [k](auto& to, auto const& from, std::size_t arc) {  // arc's k weights
+    to.insert(to.end(), from.begin() + static_cast<std::ptrdiff_t>(arc * k), from.begin() + static_cast<std::ptrdiff_t>((arc + 1) * k));
+  };
   graph_options const opts{.directed = g.directed(), .k = g.k(), .weight_type = g.weight_type(), .duplicates = g.duplicates()};
   return std::visit(
       [&](auto const& weights) {
@@ -84,8 +87,7 @@ graph renumbered(resources const& res, graph const& g, vertex_order const& order
             vertex_t const u = order.old_id[idx(nu)];
             for (auto a = static_cast<std::size_t>(csr.offsets[idx(u)]); a < static_cast<std::size_t>(csr.offsets[idx(u) + 1]); ++a) {
               targets.push_back(order.new_id[idx(csr.targets[a])]);
-              w.insert(w.end(), weights.begin() + static_cast<std::ptrdiff_t>(a * k),
-                       weights.begin() + static_cast<std::ptrdiff_t>((a + 1) * k));
+              append_weights(w, weights, a);
             }
             offsets[idx(nu) + 1] = static_cast<edge_t>(targets.size());
           }
@@ -100,8 +102,7 @@ graph renumbered(resources const& res, graph const& g, vertex_order const& order
             if (v < u) continue;
             src.push_back(order.new_id[idx(u)]);
             dst.push_back(order.new_id[idx(v)]);
-            w.insert(w.end(), weights.begin() + static_cast<std::ptrdiff_t>(a * k),
-                     weights.begin() + static_cast<std::ptrdiff_t>((a + 1) * k));
+            append_weights(w, weights, a);
           }
         return graph::from_edges(res, n, src, dst, std::span<W const>(w), opts);
       },
