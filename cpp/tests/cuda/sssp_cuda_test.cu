@@ -371,6 +371,34 @@ TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)
   }
 }
 
+TEST_F(SsspCuda, RecomputeKeepsTheAdmittedWeightBound)
+{
+  // An update that recomputes takes its weight bound from the compute and the batches admitted
+  // since, without reducing the weights again: a weight heavier than the compute's largest gives
+  // exact distances, and one past the packed keys' range is refused with nothing changed.
+  auto const gpu = resources::cuda(0);
+  // A star 0 -> v of 70,000 vertices: keys keep 46 bits for distances of up to 69,999 arcs, so
+  // weights up to about 1.0e9 fit.
+  constexpr vertex_t n = 70'000;
+  std::vector<vertex_t> src, dst;
+  for (vertex_t v = 1; v < n; ++v) src.push_back(0), dst.push_back(v);
+  std::vector<std::int32_t> const unit(src.size(), 1);
+  for (char const* engine : {fused, operators}) {
+    auto g = graph::from_edges(gpu, n, src, dst, unit, {});
+    auto r = sssp::compute(gpu, g, {.engine = engine, .strategy = sssp::strategy::recompute});
+    auto const s = sssp::update(gpu, g, batch().set_weights(0, 1, 1'000'000.0), r);
+    EXPECT_TRUE(s.recomputed) << engine;
+    EXPECT_EQ(sssp::verify(g, r), "") << engine;
+    EXPECT_EQ(r.distances<std::int64_t>()[1], 1'000'000) << engine;
+    auto const version = g.version();
+    EXPECT_THROW(sssp::update(gpu, g, batch().set_weights(0, 2, 2'000'000'000.0), r), not_supported) << engine;
+    EXPECT_EQ(g.version(), version) << engine;
+    EXPECT_EQ(r.distances<std::int64_t>()[2], 1) << engine;
+    EXPECT_TRUE(sssp::update(gpu, g, batch().erase(0, 5), r).recomputed) << engine;
+    EXPECT_EQ(sssp::verify(g, r), "") << engine;
+  }
+}
+
 /// Sets the CUDA engines' invalidation levels walked before pointer jumping, and the level width
 /// past which the fused engine jumps at once (0: its default), for one scope.
 class walk_levels_scope {

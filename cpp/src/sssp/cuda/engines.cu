@@ -901,19 +901,26 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
   d->zbits = zbits_for(g.n);
   d->key = device_buffer<std::uint64_t>(res, static_cast<std::size_t>(g.n));
   d->parent = device_buffer<vertex_t>(res, static_cast<std::size_t>(g.n));
-  // The largest weight of the objective's column (slack slots hold old or zero weights: an upper bound).
+  // An upper bound of the objective's weights. A result recomputed after an update (which gave
+  // up, or strategy::recompute) has one: its compute's and every admitted batch's
+  // (cuda_admit_weights), so no reduction and no host wait come before the launch. Otherwise the
+  // largest weight of the column (slack slots hold old or zero weights: an upper bound).
+  auto const* before = access::device(r).get();
+  bool const bounded = before != nullptr && before->n == g.n && before->objective == p.objective;
   auto const column = static_cast<std::size_t>(store.out.capacity);
-  W const* w = store.out.weight.data() + static_cast<std::size_t>(p.objective) * column;
-  auto* max_w = dyng::detail::device_scratch<W>(res, "sssp.cuda.max_weight", 1);
-  W host_max = 0;
-  if (column > 0) {
+  if (bounded) {
+    d->max_weight = before->max_weight;
+  } else if (column > 0) {
+    W const* w = store.out.weight.data() + static_cast<std::size_t>(p.objective) * column;
+    auto* max_w = dyng::detail::device_scratch<W>(res, "sssp.cuda.max_weight", 1);
     dyng::detail::cub_call(res, "sssp.cuda.reduce", [&](void* tmp, std::size_t& bytes) {
       return cub::DeviceReduce::Max(tmp, bytes, w, max_w, static_cast<std::int64_t>(column), stream_of(res));
     });
+    W host_max = 0;
     DYNG_CUDA_TRY(cudaMemcpyAsync(&host_max, max_w, sizeof(W), cudaMemcpyDeviceToHost, stream_of(res)));
     dyng::detail::synchronize(res);
+    d->max_weight = static_cast<std::int64_t>(host_max);
   }
-  d->max_weight = static_cast<std::int64_t>(host_max);
   if (!fits(g.n, d->zbits, d->max_weight))
     throw not_supported("sssp.cuda: distances of this graph (n = " + std::to_string(g.n) + ", largest weight " +
                         std::to_string(d->max_weight) + ") may exceed the " + std::to_string(63 - d->zbits) +
