@@ -612,6 +612,19 @@ __global__ void fused_compute_kernel(ctx<W> c)
   }
 }
 
+/// The fused update gives up (the caller recomputes) before any key changed: flags it, reports
+/// the `found` vertices invalidated so far, and stamps the phase it stopped in. Every thread
+/// calls it with the same arguments (read from counters after a grid barrier), then returns.
+template <class W>
+__device__ inline void give_up(ctx<W> const& c, long long found, phase at)
+{
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    c.ctr[c_abort] = 1;
+    c.ctr[c_inval] = static_cast<unsigned long long>(found);
+  }
+  mark_phase(c, at);
+}
+
 template <class W>
 __global__ void fused_update_kernel(ctx<W> c)
 {
@@ -625,9 +638,8 @@ __global__ void fused_update_kernel(ctx<W> c)
   bool jumped = false;
   while (load_count(&c.ctr[c_bfs + l % 3]) > 0) {
     if (c.recompute_above >= 0 && invalidated > c.recompute_above) {  // uniform: from ring counters
-      if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
-      mark_phase(c, p_walked);
-      return;  // every thread returns here, before any key changed
+      give_up(c, invalidated, p_walked);
+      return;
     }
     if (l == c.walk_levels || static_cast<long long>(load_count(&c.ctr[c_bfs + l % 3])) > c.jump_width) {
       // A deep subtree, or a level so wide that the walk would be deep: jumping decides the rest.
@@ -642,23 +654,16 @@ __global__ void fused_update_kernel(ctx<W> c)
         // (uniform: c_flagged changes only in the next round).
         long long const found = invalidated + static_cast<long long>(load_count(&c.ctr[c_flagged]));
         if (c.recompute_above >= 0 && found > c.recompute_above) {
-          if (blockIdx.x == 0 && threadIdx.x == 0) {
-            c.ctr[c_abort] = 1;
-            c.ctr[c_inval] = static_cast<unsigned long long>(found);
-          }
-          mark_phase(c, p_jumped);
+          give_up(c, found, p_jumped);
           return;
         }
         if (load_count(&c.ctr[c_jump + (j + 1) % 3]) == 0) break;
       }
+      // The last round's count was the total: collect lists exactly the vertices the rounds
+      // flagged (the walked ones are listed already), so the threshold needs no second look.
       collect_jumped(c);
       grid.sync();
       mark_phase(c, p_jumped);
-      invalidated = static_cast<long long>(load_count(&c.ctr[c_inval]));  // no one appends until reset
-      if (c.recompute_above >= 0 && invalidated > c.recompute_above) {
-        if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_abort] = 1;
-        return;
-      }
       break;
     }
     invalidate_level(c, l);
@@ -809,7 +814,7 @@ void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rou
                                 stream_of(res)));
   dyng::detail::synchronize(res);
   auto const used = operators_rounds ? rounds : counters[c_rounds];
-  if (auto* prof = res.profiler(); prof != nullptr && c.timed) {
+  if (auto* prof = res.profiler()) {  // with one, the fused kernels stamped the phases (c.timed)
     auto const* clock = counters + c_clock;
     for (auto const& stage : stages)
       if (clock[stage.from] != 0 && clock[stage.to] >= clock[stage.from])
