@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -112,6 +113,45 @@ TEST_F(SsspCuda, DeviceCommitEqualsHostCommit)
         EXPECT_LE(ds.reweighted, hs.reweighted);
         EXPECT_EQ(dev.num_edges(), host.num_edges());
       }
+    }
+  }
+}
+
+// A hub's row takes hundreds of deletions, weight changes and insertions in one batch (the
+// device looks an arc's group up among its row's operations only): the same rows as the host,
+// and an update on the change set equal to the sequential engine's.
+TEST_F(SsspCuda, DeviceCommitOfAHubRowEqualsHostCommit)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  vertex_t const n = 3000;
+  std::vector<vertex_t> src, dst;
+  std::vector<std::int32_t> w;
+  for (vertex_t v = 1; v < n; ++v) {
+    src.push_back(0), dst.push_back(v), w.push_back(1 + v % 50);             // the hub's row
+    src.push_back(v), dst.push_back(v % (n - 1) + 1), w.push_back(1 + v % 7);  // a ring
+  }
+  for (bool directed : {true, false}) {
+    auto host = graph::from_edges(cpu, n, src, dst, w, {.directed = directed});
+    auto dev = graph::from_edges(gpu, n, src, dst, w, {.directed = directed});
+    auto const incremental = sssp::strategy::incremental;  // the update reads the change set, never recomputes
+    auto host_tree = sssp::compute(cpu, host, {.source = 0, .strategy = incremental});
+    auto dev_tree = sssp::compute(gpu, dev, {.source = 0, .engine = fused, .strategy = incremental});
+    batch cut, back;
+    for (vertex_t v = 1; v < n; v += 7) cut.erase(0, v), back.insert(0, v, 1.0 + v % 50);
+    for (vertex_t v = 3; v < n; v += 11)
+      if (v % 7 != 1) cut.set_weights(0, v, 90.0);
+    for (vertex_t v = 2; v < n; v += 13) cut.insert(v, (v * 17) % (n - 1) + 1 == v ? 1 : (v * 17) % (n - 1) + 1, 3.0);
+    for (auto const* b : {&cut, &back}) {
+      dyng::update(cpu, host, *b, host_tree);
+      dyng::update(gpu, dev, *b, dev_tree);
+      auto const hc = host.to_csr(), dc = dev.to_csr();
+      ASSERT_EQ(dc.offsets, hc.offsets) << (directed ? "directed" : "undirected");
+      ASSERT_EQ(dc.targets, hc.targets) << (directed ? "directed" : "undirected");
+      ASSERT_EQ(dc.weights, hc.weights) << (directed ? "directed" : "undirected");
+      auto const same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+      EXPECT_TRUE(same(dev_tree.distances<std::int64_t>(), host_tree.distances<std::int64_t>()));
+      EXPECT_TRUE(same(dev_tree.parents(), host_tree.parents()));
     }
   }
 }

@@ -290,7 +290,8 @@ __device__ std::int64_t find_group(std::uint64_t const* keys, std::int64_t nops,
 template <class W>
 __global__ void apply_rows(edge_t const* begin, edge_t* degree, vertex_t* target, W* weight, edge_t capacity,
                            vertex_t n, arc_op const* ops, std::uint32_t const* perm, std::uint64_t const* keys, std::int64_t nops,
-                           outcome const* outcomes, W const* staged, int k, bool record, change_writer<W> changes)
+                           outcome const* outcomes, std::uint32_t const* removed_in_row, W const* staged, int k,
+                           bool record, change_writer<W> changes)
 {
   auto const w_at = [&](int c, edge_t slot) -> W& { return weight[static_cast<edge_t>(c) * capacity + slot]; };
   DYNG_GRID_STRIDE(p, nops)
@@ -300,12 +301,17 @@ __global__ void apply_rows(edge_t const* begin, edge_t* degree, vertex_t* target
     std::int64_t row_end = p;
     while (row_end < nops && ops[perm[row_end]].row == row) ++row_end;
     edge_t const b = begin[row], d = degree[row];
-    // Survivors keep their order; a deleted arc leaves its old weights in the change set.
+    // Survivors keep their order; a deleted arc leaves its old weights in the change set. An
+    // arc's group is looked up among its row's operations only, and only until every removed
+    // copy is found: a social graph's hubs have hundreds of arcs (musae-facebook: searching all
+    // the batch's operations for each made a 100-change commit take 0.31 ms).
     edge_t write = b;
+    std::uint32_t to_remove = removed_in_row[row];
     for (edge_t s = b; s < b + d; ++s) {
       vertex_t const col = target[s];
-      auto const g = find_group(keys, nops, arc_key(row, col));
-      if (g >= 0 && outcomes[g].removed > 0) {
+      auto const g = to_remove == 0 ? -1 : find_group(keys + p, row_end - p, arc_key(row, col));
+      if (g >= 0 && outcomes[p + g].removed > 0) {
+        --to_remove;
         if (record) {
           auto const i = changes.next(row, col, change_kind::deleted);
           for (int c = 0; c < k; ++c) changes.old_w[i * k + c] = w_at(c, s);
@@ -570,7 +576,8 @@ void apply_side(resources const& res, device_adjacency<W>& adj, vertex_t n, side
   launch_strided(res, p.nops, apply_rows<W>, static_cast<edge_t const*>(adj.begin.data()), adj.degree.data(),
                  adj.target.data(), adj.weight.data(), adj.capacity, n, static_cast<arc_op const*>(p.ops),
                  static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops,
-                 static_cast<outcome const*>(p.outcomes), staged, k, changes != nullptr, writer);
+                 static_cast<outcome const*>(p.outcomes), static_cast<std::uint32_t const*>(p.removed_in_row), staged, k,
+                 changes != nullptr, writer);
 }
 
 std::string edge_str(vertex_t u, vertex_t v) { return "(" + std::to_string(u) + ", " + std::to_string(v) + ")"; }
