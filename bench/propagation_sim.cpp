@@ -1,16 +1,20 @@
-// Host simulation behind ADR 0009's "partitioned propagation": how many grid rounds and local
-// steps the sssp update's propagation would take if each CUDA block owned a part of consecutive
-// vertex ids, against the synchronous Bellman-Ford rounds of today's engines. It replays the
-// sssp benchmark's local 10K batches (seeds 100.., a BFS ball of 20,000 vertices, drawn on the
-// file's numbering and renamed for the BFS numbering) and, per batch, the update's invalidation,
-// reset and pull, then both propagations from the same state. Counts only: no timing.
+// Host simulations behind ADR 0009's propagation experiments: how many rounds the sssp update's
+// propagation would take under another schedule, against the synchronous Bellman-Ford rounds of
+// today's engines. It replays the sssp benchmark's local 10K batches (seeds 100.., a BFS ball of
+// 20,000 vertices, drawn on the file's numbering and renamed for the BFS numbering) and, per
+// batch, the update's invalidation, reset and pull, then the propagations from the same state.
+// Counts only: no timing. Weights: unweighted inputs get uniform 1..100 from seed 42.
 //
-//   dyng_partition_sim NE.gr.gz [file|bfs] [blocks]
+//   dyng_propagation_sim GRAPH [file|bfs] [parts|shift] [blocks]
 //
-// A part's block runs local steps (shared-memory keys in the planned kernel) until its frontier is
-// empty or `K` steps have run; heads in other parts take the global key and wait in their part's
-// inbox for the next grid round. "local steps" is the critical path: per grid round, the most
-// steps any part ran. Weights: unweighted inputs get uniform 1..100 from seed 42.
+// parts: each CUDA block owns a part of consecutive vertex ids and runs local steps (shared-memory
+//   keys) until its frontier is empty or `K` steps have run; heads in other parts take the global
+//   key and wait in their part's inbox for the next grid round. "local steps" is the critical
+//   path: per grid round, the most steps any part ran.
+// shift: every `every` rounds (the first after round `first`), a pass gives each vertex v the key
+//   old[v] - D[v], D[v] the largest old[a] - key[a] over a and its ancestors along intact old tree
+//   arcs (a real path: a's new key plus the old tree path from a to v). A pass on the device is
+//   pointer jumping over the tree: about log2 of the deepest intact segment grid rounds.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -68,12 +72,40 @@ struct counts {
   long relaxations = 0;
 };
 
-/// Synchronous Bellman-Ford rounds from `frontier` (today's engines: one grid round each).
-counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_t> frontier)
+/// A shift pass's inputs (see the top) and what the passes did.
+struct shift_plan {
+  long every;                        // a pass before rounds 0, every, 2 every, ...
+  std::vector<dist_t> old;           // the keys before the batch
+  std::vector<vertex_t> seg_parent;  // the old parent along an intact tree arc, else no_vertex
+  std::vector<vertex_t> topdown;     // the old tree's vertices, parents first
+  long passes = 0;
+  long moved = 0;  // keys a pass lowered
+};
+
+/// Synchronous Bellman-Ford rounds from `frontier` (today's engines: one grid round each), with
+/// shift passes when `shift` is given; the final keys go to `final_keys`.
+counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_t> frontier, std::vector<dist_t>& final_keys,
+              shift_plan* shift = nullptr)
 {
   counts c;
-  std::vector<long> listed(key.size(), -1);
+  std::vector<long> listed(key.size(), -1);  // the round whose frontier holds the vertex
+  for (auto v : frontier) listed[idx(v)] = 0;
+  std::vector<dist_t> most(shift != nullptr ? key.size() : 0);  // D of the pass
+  constexpr dist_t none = std::numeric_limits<dist_t>::min();
   while (!frontier.empty()) {
+    if (shift != nullptr && c.grid_rounds % shift->every == 0) {
+      ++shift->passes;
+      for (auto v : shift->topdown) {
+        dist_t d = key[idx(v)] == unreached ? none : shift->old[idx(v)] - key[idx(v)];
+        if (auto const p = shift->seg_parent[idx(v)]; p != no_vertex) d = std::max(d, most[idx(p)]);
+        most[idx(v)] = d;
+        if (d != none && shift->old[idx(v)] - d < key[idx(v)]) {
+          key[idx(v)] = shift->old[idx(v)] - d;
+          ++shift->moved;
+          if (listed[idx(v)] != c.grid_rounds) listed[idx(v)] = c.grid_rounds, frontier.push_back(v);
+        }
+      }
+    }
     std::vector<vertex_t> next;
     for (auto x : frontier)
       for (auto a = static_cast<std::size_t>(out.begin[idx(x)]); a < static_cast<std::size_t>(out.begin[idx(x) + 1]); ++a) {
@@ -81,13 +113,14 @@ counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_
         auto const y = out.head[a];
         if (key[idx(x)] + out.weight[a] < key[idx(y)]) {
           key[idx(y)] = key[idx(x)] + out.weight[a];
-          if (listed[idx(y)] != c.grid_rounds) listed[idx(y)] = c.grid_rounds, next.push_back(y);
+          if (listed[idx(y)] != c.grid_rounds + 1) listed[idx(y)] = c.grid_rounds + 1, next.push_back(y);
         }
       }
     frontier.swap(next);
     ++c.grid_rounds;
   }
   c.local_steps = c.grid_rounds;
+  final_keys = std::move(key);
   return c;
 }
 
@@ -149,13 +182,14 @@ counts partitioned(adjacency const& out, std::vector<dist_t> key, std::vector<ve
 int main(int argc, char** argv)
 {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: dyng_partition_sim GRAPH [file|bfs] [blocks]\n");
+    std::fprintf(stderr, "usage: dyng_propagation_sim GRAPH [file|bfs] [parts|shift] [blocks]\n");
     return 2;
   }
   auto const cpu = resources::sequential();
   auto gf = io::read_graph(cpu, argv[1], {.random_weight_seed = io::default_weight_seed});
   bool const bfs = argc > 2 && std::string(argv[2]) == "bfs";
-  auto const blocks = static_cast<vertex_t>(argc > 3 ? std::atoi(argv[3]) : 132);
+  bool const shift = argc > 3 && std::string(argv[3]) == "shift";
+  auto const blocks = static_cast<vertex_t>(argc > 4 ? std::atoi(argv[4]) : 132);
   auto const order = bfs_order(gf.graph, 0);
   graph g = bfs ? renumbered(cpu, gf.graph, order) : gf.graph.clone();
   graph file = gf.graph.clone();  // batches are drawn here, as in the sssp benchmark
@@ -178,9 +212,15 @@ int main(int argc, char** argv)
       if (parent[idx(v)] != no_vertex) children[idx(parent[idx(v)])].push_back(v);
     std::vector<char> invalid(idx(n), 0);
     std::vector<vertex_t> seeds;
+    // A deleted edge of an undirected graph takes both its arcs: either may be a tree arc.
+    std::vector<std::pair<vertex_t, vertex_t>> cut;
     for (std::size_t r = 0; r < mine.deletions(); ++r) {
       auto const u = mine.erase_src()[r], v = mine.erase_dst()[r];
-      if (parent[idx(v)] != u || invalid[idx(v)]) continue;
+      if (parent[idx(v)] == u) cut.emplace_back(u, v);
+      if (!g.directed() && parent[idx(u)] == v) cut.emplace_back(v, u);
+    }
+    for (auto [u, v] : cut) {
+      if (invalid[idx(v)]) continue;
       std::vector<vertex_t> stack{v};
       invalid[idx(v)] = 1;
       while (!stack.empty()) {
@@ -193,7 +233,10 @@ int main(int argc, char** argv)
     }
     auto const invalidated = seeds.size();
     for (auto v : seeds) key[idx(v)] = unreached;
-    for (std::size_t r = 0; r < mine.insertions(); ++r) seeds.push_back(mine.insert_dst()[r]);
+    for (std::size_t r = 0; r < mine.insertions(); ++r) {
+      seeds.push_back(mine.insert_dst()[r]);
+      if (!g.directed()) seeds.push_back(mine.insert_src()[r]);
+    }
     // Pull: each seed takes its best in-arc; the improved ones start the propagation.
     std::vector<vertex_t> frontier;
     std::vector<char> started(idx(n), 0);
@@ -204,9 +247,43 @@ int main(int argc, char** argv)
         if (key[idx(in.head[a])] != unreached) best = std::min(best, key[idx(in.head[a])] + in.weight[a]);
       if (best < key[idx(v)]) key[idx(v)] = best, started[idx(v)] = 1, frontier.push_back(v);
     }
-    auto const bf = rounds(out, key, frontier);
+    std::vector<dist_t> exact;
+    auto const bf = rounds(out, key, frontier, exact);
+    auto const recomputed = sssp::compute(cpu, g, {.source = 0});
+    auto const truth = recomputed.distances<std::int64_t>();  // unreached: INT64_MAX, as here
+    if (!std::equal(exact.begin(), exact.end(), truth.begin(), truth.end())) {
+      std::fprintf(stderr, "batch %d: the rounds' keys differ from a recompute\n", i);
+      return 1;
+    }
     std::printf("%s batch %d: invalidated %zu, first frontier %zu | rounds %ld, relaxations %ld\n", bfs ? "bfs" : "file", i,
                 invalidated, frontier.size(), bf.grid_rounds, bf.relaxations);
+    if (shift) {
+      // Intact tree arcs: a deleted tree arc cuts its child's subtree off its parent's segment.
+      shift_plan plan{.every = 0,
+                      .old = {tree.distances<std::int64_t>().begin(), tree.distances<std::int64_t>().end()},
+                      .seg_parent = {parent.begin(), parent.end()},
+                      .topdown = {0}};
+      for (auto [u, v] : cut) plan.seg_parent[idx(v)] = no_vertex;
+      for (std::size_t t = 0; t < plan.topdown.size(); ++t)
+        for (auto y : children[idx(plan.topdown[t])]) plan.topdown.push_back(y);
+      std::vector<long> depth(idx(n), 0);
+      long deepest = 0;
+      for (auto v : plan.topdown)
+        if (auto const p = plan.seg_parent[idx(v)]; p != no_vertex) deepest = std::max(deepest, depth[idx(v)] = depth[idx(p)] + 1);
+      std::printf("  deepest intact segment %ld\n", deepest);
+      for (long every : {4L, 8L, 16L, 32L, 64L}) {
+        plan.every = every, plan.passes = 0, plan.moved = 0;
+        std::vector<dist_t> got;
+        auto const sh = rounds(out, key, frontier, got, &plan);
+        if (got != exact) {
+          std::fprintf(stderr, "shift every %ld: keys differ from the rounds' keys\n", every);
+          return 1;
+        }
+        std::printf("  shift every %ld rounds: rounds %ld, passes %ld, keys shifted %ld, relaxations %ld\n", every,
+                    sh.grid_rounds, plan.passes, plan.moved, sh.relaxations);
+      }
+      continue;
+    }
     for (long k : {1L, 2L, 4L, 8L, 16L, 32L, std::numeric_limits<long>::max()}) {
       auto const p = partitioned(out, key, frontier, part, k);
       std::printf("  parts of %d, K = %s: grid rounds %ld, local steps %ld, relaxations %ld\n", part,
