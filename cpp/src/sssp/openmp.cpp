@@ -1,7 +1,9 @@
 // sssp.omp.nearfar — the OpenMP engine.
 //
-// Keys move in synchronous rounds, so the engine needs no atomics on keys and its results do
-// not depend on the thread count or the schedule. A round takes the pending vertices below a
+// Compute, when the objective's column has no zero weight: delta-stepping with an atomic minimum
+// on the distance (delta_stepping below; docs/adr/0003 item 4). Otherwise, and in every update:
+// keys move in synchronous rounds, which need no atomics on keys and whose results do not
+// depend on the thread count or the schedule. A round takes the pending vertices below a
 // distance bound (the near set of the near-far method; Davidson et al., IPDPS 2014), collects
 // their out-neighbours, lets each of those pull its best key over its in-arcs from the keys of
 // the previous round, and then applies the improvements, which become pending in turn. When no
@@ -18,9 +20,12 @@
 // invalidated vertices and the heads of changed arcs, then run the rounds from the improved ones.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "dyng/core/profiler.hpp"
 #include "sssp/detail.hpp"
@@ -205,6 +210,139 @@ struct rounds_engine {
   }
 };
 
+/// Whether the objective's column holds a zero weight (then keys need their zero-arc counts).
+template <class W>
+bool has_zero_weight(adjacency<W> const& out, vertex_t n, int c, int threads)
+{
+  index_t const nn = n;
+  int found = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : found) if (nn > parallel_cutoff)
+  for (index_t v = 0; v < nn; ++v)
+    for (W const w : out.weights(static_cast<vertex_t>(v), c)) found |= (w == W{0}) ? 1 : 0;
+  return found != 0;
+}
+
+/// Compute by delta-stepping (Meyer and Sanders, 2003) for a column without zero weights: the
+/// distance alone is the key (every zero-arc count is 0), so a relaxation is one atomic minimum
+/// and threads do not move in step inside a bucket. Bucket b holds the vertices whose distance
+/// fell in [b delta, (b + 1) delta) when they improved; the lowest non-empty bucket is relaxed,
+/// again while relaxations land in it, and an entry whose distance has since dropped below the
+/// bucket being relaxed was relaxed already and is skipped.
+///
+/// Each thread keeps its own buckets: a ring for [window, window + ring) and a far list for the
+/// rest, so the bucket count never depends on the weights. When every ring is empty the lowest
+/// far bucket becomes the window's start and the far lists are sorted into the rings again
+/// (entries whose distance fell into a bucket already relaxed are dropped). An improvement is
+/// pushed where its new distance belongs, so an entry left in a far list below the window's end
+/// has a fresher copy: the far lists' minimum counts only the buckets they were pushed at.
+template <class W, class D>
+void delta_stepping(rounds_engine<W, D>& e)
+{
+  constexpr std::size_t ring = 1024;
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  D const step = e.delta();
+  auto const bucket_of = [step](D d) -> std::size_t {
+    if constexpr (std::is_floating_point_v<D>) {
+      double const q = std::floor(d / step);
+      return q < 1e18 ? static_cast<std::size_t>(q) : std::size_t{1'000'000'000'000'000'000};  // one last bucket
+    } else {
+      return static_cast<std::size_t>(d / step);
+    }
+  };
+  auto const dist = e.t.dist;
+  auto const dist_of = [&](vertex_t v) { return dist[static_cast<std::size_t>(v)]; };
+  std::vector<vertex_t> frontier{e.source};
+  std::size_t current = 0;  // the bucket being relaxed
+  std::size_t window = 0;   // the rings hold buckets [window, window + ring)
+  bool moved = false;       // the window moved this round: far lists go back into the rings
+  std::size_t next = none;  // the lowest non-empty bucket, gathered between rounds
+  std::size_t tail = 0;     // the next frontier's size, gathered between rounds
+  std::int64_t relaxations = 0, rounds = 0;
+#pragma omp parallel num_threads(e.threads) reduction(+ : relaxations)
+  {
+    std::vector<std::vector<vertex_t>> bins(ring);
+    std::vector<vertex_t> far;
+    std::size_t far_least = none;  // the lowest bucket an entry of `far` was pushed at
+    auto const place = [&](vertex_t v, std::size_t b) {
+      if (b < window + ring) {
+        bins[b % ring].push_back(v);
+      } else {
+        far.push_back(v);
+        far_least = std::min(far_least, b);
+      }
+    };
+    for (;;) {
+      auto const count = static_cast<index_t>(frontier.size());
+#pragma omp for schedule(dynamic, 64)
+      for (index_t i = 0; i < count; ++i) {
+        vertex_t const u = frontier[static_cast<std::size_t>(i)];
+        D const du = std::atomic_ref<D>(dist[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed);
+        if (bucket_of(du) < current) continue;  // relaxed in an earlier bucket
+        auto const heads = e.out.targets(u);
+        auto const w = e.out.weights(u, e.c);
+        relaxations += static_cast<std::int64_t>(heads.size());
+        for (std::size_t j = 0; j < heads.size(); ++j) {
+          D const nd = du + static_cast<D>(w[j]);
+          std::atomic_ref<D> dv(dist[static_cast<std::size_t>(heads[j])]);
+          D seen = dv.load(std::memory_order_relaxed);
+          while (nd < seen)
+            if (dv.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
+              place(heads[j], bucket_of(nd));
+              break;
+            }
+        }
+      }  // barrier: the round's relaxations are done
+      std::size_t mine = far_least;
+      for (std::size_t b = current; b < window + ring; ++b)
+        if (!bins[b % ring].empty()) {
+          mine = b;
+          break;
+        }
+      std::atomic_ref<std::size_t> lowest(next);
+      for (std::size_t seen = lowest.load(std::memory_order_relaxed); mine < seen;)
+        if (lowest.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) break;
+#pragma omp barrier
+#pragma omp single
+      {
+        current = next;
+        next = none;
+        moved = current != none && current >= window + ring;
+        if (moved) window = current;
+        ++rounds;
+      }  // barrier
+      if (current == none) break;
+      if (moved) {
+        std::vector<vertex_t> later;
+        far_least = none;
+        for (vertex_t v : far) {
+          std::size_t const b = bucket_of(dist_of(v));
+          if (b < current) continue;  // relaxed already
+          if (b < window + ring) {
+            bins[b % ring].push_back(v);
+          } else {
+            later.push_back(v);
+            far_least = std::min(far_least, b);
+          }
+        }
+        far.swap(later);
+      }
+      auto& due = bins[current % ring];
+      std::size_t const at = std::atomic_ref<std::size_t>(tail).fetch_add(due.size(), std::memory_order_relaxed);
+#pragma omp barrier
+#pragma omp single
+      {
+        frontier.resize(tail);
+        tail = 0;
+      }  // barrier
+      std::copy(due.begin(), due.end(), frontier.begin() + static_cast<std::ptrdiff_t>(at));
+      due.clear();
+#pragma omp barrier
+    }
+  }
+  e.st.relaxations += relaxations;
+  e.st.iterations += rounds;
+}
+
 template <class W>
 void compute_typed(resources const& res, graph_impl const& g, result& r)
 {
@@ -217,9 +355,16 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
   for (index_t v = 0; v < nn; ++v) t.set(static_cast<vertex_t>(v), unreachable<D>());
   t.set(p.source, key<D>{D{0}, 0});
-  shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
-  pending.push(p.source);
-  e.run_rounds(pending, nullptr, nullptr);
+  if (has_zero_weight(e.out, g.n, e.c, e.threads)) {
+    shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
+    pending.push(p.source);
+    e.run_rounds(pending, nullptr, nullptr);
+  } else {
+    delta_stepping(e);
+#pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
+    for (index_t v = 0; v < nn; ++v)  // every zero-arc count is 0 (no zero weights)
+      if (t.dist[static_cast<std::size_t>(v)] != infinity<D>()) t.zeros[static_cast<std::size_t>(v)] = 0;
+  }
   auto all = res.workspace().get<vertex_t>("sssp.omp.all", e.n);
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
   for (index_t v = 0; v < nn; ++v) all[static_cast<std::size_t>(v)] = static_cast<vertex_t>(v);
