@@ -27,6 +27,10 @@
 #include <span>
 #include <vector>
 
+#ifdef DYNG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 #include "dyng/core/profiler.hpp"
 #include "sssp/detail.hpp"
 #include "sssp/marks.hpp"
@@ -35,6 +39,15 @@ namespace dyng::sssp::detail {
 namespace {
 
 using index_t = std::int64_t;
+
+bool first_thread() noexcept
+{
+#ifdef DYNG_HAVE_OPENMP
+  return omp_get_thread_num() == 0;
+#else
+  return true;
+#endif
+}
 
 /// Below this many items a loop runs on the calling thread: a parallel region costs more than
 /// the work, and road-graph frontiers are often this small for thousands of rounds.
@@ -251,18 +264,23 @@ void delta_stepping(rounds_engine<W, D>& e)
   };
   auto const dist = e.t.dist;
   auto const dist_of = [&](vertex_t v) { return dist[static_cast<std::size_t>(v)]; };
-  std::vector<vertex_t> frontier{e.source};
-  std::size_t current = 0;  // the bucket being relaxed
-  std::size_t window = 0;   // the rings hold buckets [window, window + ring)
-  bool moved = false;       // the window moved this round: far lists go back into the rings
-  std::size_t next = none;  // the lowest non-empty bucket, gathered between rounds
-  std::size_t tail = 0;     // the next frontier's size, gathered between rounds
+  // Round r relaxes frontier[r & 1] while the threads' next bucket is gathered in lowest[r & 1]
+  // and then copied into frontier[(r + 1) & 1]: two barriers a round, and each shared word is
+  // reset a round before it is used again. The frontiers start small and double when a bucket
+  // outgrows them (an extra barrier, a few times a compute).
+  std::vector<vertex_t> frontier[2] = {std::vector<vertex_t>(64), std::vector<vertex_t>(64)};
+  frontier[0][0] = e.source;
+  std::size_t filled[2] = {1, 0};
+  std::size_t lowest[2] = {none, none};
+  bool outgrown[2] = {false, false};  // some thread's bucket did not fit frontier[then]
   std::int64_t relaxations = 0, rounds = 0;
 #pragma omp parallel num_threads(e.threads) reduction(+ : relaxations)
   {
     std::vector<std::vector<vertex_t>> bins(ring);
     std::vector<vertex_t> far;
     std::size_t far_least = none;  // the lowest bucket an entry of `far` was pushed at
+    std::size_t current = 0;       // the bucket being relaxed (the same in every thread)
+    std::size_t window = 0;        // the rings hold buckets [window, window + ring)
     auto const place = [&](vertex_t v, std::size_t b) {
       if (b < window + ring) {
         bins[b % ring].push_back(v);
@@ -271,11 +289,12 @@ void delta_stepping(rounds_engine<W, D>& e)
         far_least = std::min(far_least, b);
       }
     };
-    for (;;) {
-      auto const count = static_cast<index_t>(frontier.size());
-#pragma omp for schedule(dynamic, 64)
+    for (std::size_t r = 0;; ++r) {
+      std::size_t const now = r & 1, then = now ^ 1;
+      auto const count = static_cast<index_t>(filled[now]);
+#pragma omp for schedule(dynamic, 64) nowait
       for (index_t i = 0; i < count; ++i) {
-        vertex_t const u = frontier[static_cast<std::size_t>(i)];
+        vertex_t const u = frontier[now][static_cast<std::size_t>(i)];
         D const du = std::atomic_ref<D>(dist[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed);
         if (bucket_of(du) < current) continue;  // relaxed in an earlier bucket
         auto const heads = e.out.targets(u);
@@ -291,27 +310,29 @@ void delta_stepping(rounds_engine<W, D>& e)
               break;
             }
         }
-      }  // barrier: the round's relaxations are done
+      }
+      // Only this thread pushes into its buckets: its lowest one is known before the barrier.
       std::size_t mine = far_least;
       for (std::size_t b = current; b < window + ring; ++b)
         if (!bins[b % ring].empty()) {
           mine = b;
           break;
         }
-      std::atomic_ref<std::size_t> lowest(next);
-      for (std::size_t seen = lowest.load(std::memory_order_relaxed); mine < seen;)
-        if (lowest.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) break;
+      std::atomic_ref<std::size_t> gather(lowest[now]);
+      for (std::size_t seen = gather.load(std::memory_order_relaxed); mine < seen;)
+        if (gather.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) break;
 #pragma omp barrier
-#pragma omp single
-      {
-        current = next;
-        next = none;
-        moved = current != none && current >= window + ring;
-        if (moved) window = current;
+      std::size_t const next = gather.load(std::memory_order_relaxed);
+      if (first_thread()) {  // untouched until the next round's first barrier
+        lowest[then] = none;
+        filled[now] = 0;
+        outgrown[now] = false;
         ++rounds;
-      }  // barrier
-      if (current == none) break;
-      if (moved) {
+      }
+      if (next == none) break;
+      current = next;
+      if (current >= window + ring) {  // every ring is empty: the far lists go back into them
+        window = current;
         std::vector<vertex_t> later;
         far_least = none;
         for (vertex_t v : far) {
@@ -327,16 +348,26 @@ void delta_stepping(rounds_engine<W, D>& e)
         far.swap(later);
       }
       auto& due = bins[current % ring];
-      std::size_t const at = std::atomic_ref<std::size_t>(tail).fetch_add(due.size(), std::memory_order_relaxed);
+      std::size_t const at = std::atomic_ref<std::size_t>(filled[then]).fetch_add(due.size(), std::memory_order_relaxed);
+      bool const fits = at + due.size() <= frontier[then].size();
+      if (fits) {
+        std::copy(due.begin(), due.end(), frontier[then].begin() + static_cast<std::ptrdiff_t>(at));
+        due.clear();
+      } else {
+        std::atomic_ref<bool>(outgrown[then]).store(true, std::memory_order_relaxed);
+      }
 #pragma omp barrier
+      // Decided by a flag written before the barrier, not by the buffer's size, which one thread
+      // changes below while the others may still be reading it.
+      if (std::atomic_ref<bool>(outgrown[then]).load(std::memory_order_relaxed)) {
 #pragma omp single
-      {
-        frontier.resize(tail);
-        tail = 0;
-      }  // barrier
-      std::copy(due.begin(), due.end(), frontier.begin() + static_cast<std::ptrdiff_t>(at));
-      due.clear();
+        frontier[then].resize(2 * filled[then]);
+        if (!fits) {
+          std::copy(due.begin(), due.end(), frontier[then].begin() + static_cast<std::ptrdiff_t>(at));
+          due.clear();
+        }
 #pragma omp barrier
+      }
     }
   }
   e.st.relaxations += relaxations;
