@@ -40,6 +40,7 @@ namespace {
 
 using index_t = std::int64_t;
 
+/// Whether this is thread 0 of the enclosing parallel region (always, without OpenMP).
 bool first_thread() noexcept
 {
 #ifdef DYNG_HAVE_OPENMP
