@@ -11,10 +11,10 @@
 //   keys) until its frontier is empty or `K` steps have run; heads in other parts take the global
 //   key and wait in their part's inbox for the next grid round. "local steps" is the critical
 //   path: per grid round, the most steps any part ran.
-// shift: every `every` rounds (the first after round `first`), a pass gives each vertex v the key
+// shift: before rounds 0, `every`, 2 `every`, ..., a pass gives each vertex v the key
 //   old[v] - D[v], D[v] the largest old[a] - key[a] over a and its ancestors along intact old tree
-//   arcs (a real path: a's new key plus the old tree path from a to v). A pass on the device is
-//   pointer jumping over the tree: about log2 of the deepest intact segment grid rounds.
+//   arcs (a real path: a's new key plus the old tree path from a to v). A pass on the device would
+//   be pointer jumping over the tree: about log2 of the deepest intact segment grid rounds.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
