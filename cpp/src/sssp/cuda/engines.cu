@@ -26,7 +26,7 @@
 // within the round: a third of the rounds, but slower hops and superseded paths), nor relaxing
 // several frontier vertices per thread with their loads and atomics in flight together (the 50K
 // recompute 1.25 -> 1.53-1.63 ms, more registers), nor propagating inside parts whose keys sit in
-// shared memory (one block per SM; the local 10K update 2.4x slower), nor loading a head's key
+// shared memory (one block per SM; the local 10K update 2.4-2.8x slower), nor loading a head's key
 // before its atomicMin in large rounds: all slower or equal for every update measured
 // (docs/adr/0009).
 //
