@@ -21,6 +21,7 @@ struct access {
   static auto& params(result& r) noexcept { return r.params_; }
   static auto& stats(result& r) noexcept { return r.stats_; }
   static auto& step(result& r) noexcept { return r.step_; }
+  static auto& zero_free(result& r) noexcept { return r.zero_free_; }
   static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
   static auto& n(result& r) noexcept { return r.n_; }
   static auto& device(result& r) noexcept { return r.device_; }

@@ -15,8 +15,8 @@ engine const table[] = {
      "Dijkstra with an indexed heap; Khanda et al. update with a heap-ordered propagation",
      accepts_any, sequential_compute, sequential_update},
     {"sssp.omp.nearfar", backend::openmp,
-     "delta-stepping compute (near-far pull rounds with zero weights); Khanda et al. update with "
-     "level-synchronous invalidation and near-far pull rounds",
+     "delta-stepping (near-far pull rounds when the column has zero weights); Khanda et al. update "
+     "with level-synchronous invalidation",
      accepts_any, openmp_compute, openmp_update},
 #if defined(DYNG_HAVE_CUDA)
     // Cooperative first: one launch per call; the step engine serves where cooperative launch is

@@ -1,9 +1,10 @@
 // sssp.omp.nearfar — the OpenMP engine.
 //
-// Compute, when the objective's column has no zero weight: delta-stepping with an atomic minimum
-// on the distance (delta_stepping below; docs/adr/0003 item 4). Otherwise, and in every update:
-// keys move in synchronous rounds, which need no atomics on keys and whose results do not
-// depend on the thread count or the schedule. A round takes the pending vertices below a
+// When the objective's column has no zero weight (the result is zero-free), compute and the
+// update's propagation are delta-stepping with an atomic minimum on the distance
+// (delta_stepping below; docs/adr/0003 item 4). Otherwise keys move in synchronous rounds,
+// which need no atomics on keys and whose results do not depend on the thread count or the
+// schedule. A round takes the pending vertices below a
 // distance bound (the near set of the near-far method; Davidson et al., IPDPS 2014), collects
 // their out-neighbours, lets each of those pull its best key over its in-arcs from the keys of
 // the previous round, and then applies the improvements, which become pending in turn. When no
@@ -17,7 +18,7 @@
 //
 // The update follows the template of the sequential engine (sequential.cpp): invalidate the
 // subtrees under lost tree arcs (level-synchronous, in parallel), reset them, pull at the
-// invalidated vertices and the heads of changed arcs, then run the rounds from the improved ones.
+// invalidated vertices and the heads of changed arcs, then propagate from the improved ones.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -236,7 +237,7 @@ bool has_zero_weight(adjacency<W> const& out, vertex_t n, int c, int threads)
   return found != 0;
 }
 
-/// Compute by delta-stepping (Meyer and Sanders, 2003) for a column without zero weights: the
+/// Delta-stepping (Meyer and Sanders, 2003) from `start` for a column without zero weights: the
 /// distance alone is the key (every zero-arc count is 0), so a relaxation is one atomic minimum
 /// and threads do not move in step inside a bucket. Bucket b holds the vertices whose distance
 /// fell in [b delta, (b + 1) delta) when they improved; the lowest non-empty bucket is relaxed,
@@ -249,8 +250,13 @@ bool has_zero_weight(adjacency<W> const& out, vertex_t n, int c, int threads)
 /// (entries whose distance fell into a bucket already relaxed are dropped). An improvement is
 /// pushed where its new distance belongs, so an entry left in a far list below the window's end
 /// has a fresher copy: the far lists' minimum counts only the buckets they were pushed at.
+///
+/// With `changed_marks`, each vertex whose distance drops is listed once in `changed_all`; past
+/// `stop_above` (>= 0) listed vertices it stops and returns false (keys unfinished: the caller
+/// recomputes), as run_rounds does.
 template <class W, class D>
-void delta_stepping(rounds_engine<W, D>& e)
+bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_list* changed_all,
+                    dyng::detail::vertex_marks* changed_marks, std::int64_t stop_above = -1)
 {
   constexpr std::size_t ring = 1024;
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
@@ -270,10 +276,10 @@ void delta_stepping(rounds_engine<W, D>& e)
   // reset a round before it is used again. The frontiers start small and double when a bucket
   // outgrows them (an extra barrier, a few times a compute).
   std::vector<vertex_t> frontier[2] = {std::vector<vertex_t>(64), std::vector<vertex_t>(64)};
-  frontier[0][0] = e.source;
-  std::size_t filled[2] = {1, 0};
+  std::size_t filled[2] = {0, 0};  // round 0 relaxes nothing: the start goes into the buckets
   std::size_t lowest[2] = {none, none};
   bool outgrown[2] = {false, false};  // some thread's bucket did not fit frontier[then]
+  bool finished = true;               // false when more than stop_above keys changed
   std::int64_t relaxations = 0, rounds = 0;
 #pragma omp parallel num_threads(e.threads) reduction(+ : relaxations)
   {
@@ -290,6 +296,9 @@ void delta_stepping(rounds_engine<W, D>& e)
         far_least = std::min(far_least, b);
       }
     };
+    auto const starting = start.count();
+#pragma omp for schedule(static) nowait
+    for (index_t i = 0; i < starting; ++i) place(start[i], bucket_of(dist_of(start[i])));
     for (std::size_t r = 0;; ++r) {
       std::size_t const now = r & 1, then = now ^ 1;
       auto const count = static_cast<index_t>(filled[now]);
@@ -308,6 +317,7 @@ void delta_stepping(rounds_engine<W, D>& e)
           while (nd < seen)
             if (dv.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
               place(heads[j], bucket_of(nd));
+              if (changed_marks != nullptr && claim(*changed_marks, heads[j])) changed_all->push(heads[j]);
               break;
             }
         }
@@ -331,6 +341,11 @@ void delta_stepping(rounds_engine<W, D>& e)
         ++rounds;
       }
       if (next == none) break;
+      // The update's threshold (docs/adr/0003 item 5); the list is complete behind the barrier.
+      if (stop_above >= 0 && changed_all != nullptr && changed_all->count() > stop_above) {
+        if (first_thread()) finished = false;
+        break;
+      }
       current = next;
       if (current >= window + ring) {  // every ring is empty: the far lists go back into them
         window = current;
@@ -373,6 +388,7 @@ void delta_stepping(rounds_engine<W, D>& e)
   }
   e.st.relaxations += relaxations;
   e.st.iterations += rounds;
+  return finished;
 }
 
 template <class W>
@@ -387,12 +403,13 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
   for (index_t v = 0; v < nn; ++v) t.set(static_cast<vertex_t>(v), unreachable<D>());
   t.set(p.source, key<D>{D{0}, 0});
-  if (has_zero_weight(e.out, g.n, e.c, e.threads)) {
-    shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
-    pending.push(p.source);
+  access::zero_free(r) = !has_zero_weight(e.out, g.n, e.c, e.threads);
+  shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
+  pending.push(p.source);
+  if (!access::zero_free(r)) {
     e.run_rounds(pending, nullptr, nullptr);
   } else {
-    delta_stepping(e);
+    delta_stepping(e, pending, nullptr, nullptr);
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
     for (index_t v = 0; v < nn; ++v)  // every zero-arc count is 0 (no zero weights)
       if (t.dist[static_cast<std::size_t>(v)] != infinity<D>()) t.zeros[static_cast<std::size_t>(v)] = 0;
@@ -476,9 +493,17 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
   {
     scoped_stage stage(prof, "sssp.propagate");
     // Propagation past the recompute threshold stops; a recompute follows (docs/adr/0003).
-    if (!e.run_rounds(pending, &changed, &changed_marks, recompute_above)) {
+    bool const zero_free = access::zero_free(r);
+    if (!(zero_free ? delta_stepping(e, pending, &changed, &changed_marks, recompute_above)
+                    : e.run_rounds(pending, &changed, &changed_marks, recompute_above))) {
       st.recomputed = true;
       return;
+    }
+    if (zero_free) {  // the keys it reached have no zero arcs; the invalidated ones said no_zeros
+      index_t const nc = changed.count();
+#pragma omp parallel for num_threads(e.threads) schedule(static) if (nc > parallel_cutoff)
+      for (index_t i = 0; i < nc; ++i)
+        if (auto const v = static_cast<std::size_t>(changed[i]); t.dist[v] != infinity<D>()) t.zeros[v] = 0;
     }
   }
   {

@@ -2,6 +2,7 @@
 #include "dyng/sssp/sssp.hpp"
 
 #include <string>
+#include <variant>
 
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
@@ -45,10 +46,25 @@ void run_compute(resources const& res, graph const& g, result& r)
     access::dist(r) = std::vector<double>(host ? n : 0);
   access::parent(r).assign(host ? n : 0, no_vertex);
   access::zeros(r).assign(host ? n : 0, detail::no_zeros);
+  access::zero_free(r) = false;  // an engine that knows better sets it
   scoped_stage stage(res.profiler(), "sssp.compute");
   e.compute(res, g.impl(), r);
   access::stats(r).engine = e.id;
   access::host_stale(r) = !host;
+}
+
+/// Whether the latest commit gave an arc weight 0 in column `c` (a host graph's change set).
+bool brought_zero_weight(dyng::detail::graph_impl const& g, int c)
+{
+  return std::visit(
+      [&](auto const& ch) {
+        auto const k = static_cast<std::size_t>(g.k);
+        for (std::size_t row = 0; row < ch.size(); ++row)
+          if (ch.kind[row] != dyng::detail::change_kind::deleted && ch.new_w[row * k + static_cast<std::size_t>(c)] == 0)
+            return true;
+        return false;
+      },
+      g.last_changes);
 }
 
 }  // namespace
@@ -146,6 +162,8 @@ void result::apply_changes(resources const& res, graph const& g)
 {
   check_placement(res, g, "sssp::update");
   stats_ = {};
+  // Whichever engine updates: a result that may be zero-free stops being so with a weight of 0.
+  if (zero_free_ && brought_zero_weight(g.impl(), params_.objective)) zero_free_ = false;
   auto const& e = detail::choose(res, g.impl(), params_);
   bool recompute = params_.strategy == strategy::recompute;
   if (!recompute) {

@@ -212,6 +212,29 @@ TEST(Sssp, OpenMpComputeAcrossThousandsOfBucketsEqualsSequential)
   }
 }
 
+// The OpenMP update propagates by delta-stepping only while the column has no zero weight: a
+// batch that brings one ends that, whichever engine applies it (here the sequential one in
+// between), and the zero-arc counts stay exact.
+TEST(Sssp, OpenMpUpdateAfterAZeroWeightKeepsZeroArcCounts)
+{
+  if (!openmp_available()) GTEST_SKIP();
+  auto const seq = resources::sequential();
+  auto const omp = resources::openmp(2);
+  auto const all = [](auto values) { return std::vector(values.begin(), values.end()); };
+  for (bool in_between : {false, true}) {
+    // 0 -5-> 1 -5-> 2 -1-> 4 -1-> 5, and 0 -5-> 3 -5-> 2.
+    auto g = line_graph(omp, {0, 1, 0, 3, 2, 4}, {1, 2, 3, 2, 4, 5}, {5, 5, 5, 5, 1, 1}, 6);
+    auto r = sssp::compute(omp, g, {.source = 0, .strategy = sssp::strategy::incremental});
+    dyng::update(in_between ? seq : omp, g, batch().set_weights(1, 2, 0.0), r);  // 2 and below: one zero arc
+    dyng::update(omp, g, batch().set_weights(2, 4, 2.0), r);                    // 4 and 5 invalidated, reached again
+    auto const want = sssp::compute(seq, g, {.source = 0});
+    EXPECT_EQ(all(r.distances<std::int64_t>()), all(want.distances<std::int64_t>())) << in_between;
+    EXPECT_EQ(all(r.parents()), all(want.parents())) << in_between;
+    EXPECT_EQ(all(r.zero_arcs()), all(want.zero_arcs())) << in_between;
+    EXPECT_EQ(r.zero_arcs()[5], 1) << in_between;
+  }
+}
+
 TEST(Sssp, SteadyStateUpdatesAllocateNoScratch)
 {
   for (auto const& [name, res] : cpu_backends()) {

@@ -121,6 +121,7 @@ class result final : public result_base {
   mutable bool host_stale_ = false;  // the device arrays are newer than the host ones
   sssp::stats stats_;
   double step_ = 0;  // an engine's tuning hint (the near-far step), kept across updates
+  bool zero_free_ = false;  // the objective's column has no zero weight (set by the OpenMP compute)
 };
 
 /// Shortest paths from `p.source` over weight column `p.objective`.
