@@ -4,13 +4,13 @@
 // update's propagation are delta-stepping with an atomic minimum on the distance
 // (delta_stepping below; docs/adr/0003 item 4). Otherwise keys move in synchronous rounds,
 // which need no atomics on keys and whose results do not depend on the thread count or the
-// schedule. A round takes the pending vertices below a
-// distance bound (the near set of the near-far method; Davidson et al., IPDPS 2014), collects
-// their out-neighbours, lets each of those pull its best key over its in-arcs from the keys of
-// the previous round, and then applies the improvements, which become pending in turn. When no
-// pending vertex is below the bound, the bound moves to the smallest pending distance plus delta
-// (twice the mean arc weight of the objective). Pulls only ever lower keys to lengths of real
-// paths, so the loop ends with the exact keys once nothing is pending.
+// schedule. A round takes the pending vertices below a distance bound (the near set of the
+// near-far method; Davidson et al., IPDPS 2014), collects their out-neighbours, lets each of
+// those pull its best key over its in-arcs from the keys of the previous round, and then
+// applies the improvements, which become pending in turn. When no pending vertex is below the
+// bound, the bound moves to the smallest pending distance plus delta (twice the mean arc weight
+// of the objective; delta-stepping's bucket width too). Pulls only ever lower keys to lengths of
+// real paths, so the loop ends with the exact keys once nothing is pending.
 //
 // Parents are derived afterwards from the final keys by the canonical rule (detail.hpp): for
 // every vertex on compute; on update for the vertices whose key changed, the heads of changed
