@@ -26,6 +26,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #ifdef DYNG_HAVE_OPENMP
@@ -349,19 +350,10 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
       current = next;
       if (current >= window + ring) {  // every ring is empty: the far lists go back into them
         window = current;
-        std::vector<vertex_t> later;
+        auto const waiting = std::exchange(far, {});
         far_least = none;
-        for (vertex_t v : far) {
-          std::size_t const b = bucket_of(dist_of(v));
-          if (b < current) continue;  // relaxed already
-          if (b < window + ring) {
-            bins[b % ring].push_back(v);
-          } else {
-            later.push_back(v);
-            far_least = std::min(far_least, b);
-          }
-        }
-        far.swap(later);
+        for (vertex_t v : waiting)
+          if (std::size_t const b = bucket_of(dist_of(v)); b >= current) place(v, b);  // else relaxed already
       }
       auto& due = bins[current % ring];
       std::size_t const at = std::atomic_ref<std::size_t>(filled[then]).fetch_add(due.size(), std::memory_order_relaxed);
