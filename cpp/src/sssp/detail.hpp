@@ -110,6 +110,14 @@ vertex_t canonical_parent(adjacency<W> const& in, int objective, tree_view<D> co
 }
 
 /// One row of the family's engine table (manifest.cpp). Engines own their internals.
+/// What an engine's update did.
+enum class update_outcome {
+  updated,     ///< `r` is current
+  gave_up,     ///< past the threshold: `r` is to be recomputed (its arrays may be half updated)
+  recomputed,  ///< past the threshold, the engine recomputed `r` itself: its stats are the
+               ///< compute's, with stats::invalidated the count at which it stopped
+};
+
 struct engine {
   std::string_view id;
   dyng::backend backend;
@@ -119,9 +127,9 @@ struct engine {
   /// Fills `r`'s arrays (already sized n) with the shortest paths of `g`.
   void (*compute)(resources const& res, graph_impl const& g, result& r);
   /// Brings `r` up to date from `g.last_changes` (the keys before are exact for the graph before).
-  /// `recompute_above` is the invalidated-vertex count above which the engine should stop and
-  /// report `stats::recomputed` (the caller then recomputes); -1 for never.
-  void (*update)(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+  /// `recompute_above` is the invalidated-vertex count above which the engine should stop (-1 for
+  /// never) and either give up (the caller recomputes) or recompute `r` itself.
+  update_outcome (*update)(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
 };
 
 std::span<engine const> manifest();
@@ -146,16 +154,16 @@ tree_view<D> view(result& r)
 
 // Engines (one file each).
 void sequential_compute(resources const& res, graph_impl const& g, result& r);
-void sequential_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+update_outcome sequential_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
 void openmp_compute(resources const& res, graph_impl const& g, result& r);
-void openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+update_outcome openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
 #if defined(DYNG_HAVE_CUDA)
 // src/sssp/cuda/engines.cu: `fused` = one cooperative kernel per call, else step kernels.
 void cuda_check_support(graph_impl const& g, params const& p, bool fused);
 void cuda_fused_compute(resources const& res, graph_impl const& g, result& r);
-void cuda_fused_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+update_outcome cuda_fused_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
 void cuda_operators_compute(resources const& res, graph_impl const& g, result& r);
-void cuda_operators_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
+update_outcome cuda_operators_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above);
 /// Copies a CUDA result's arrays to the host (distances, zeros, parents).
 void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros);
 std::shared_ptr<device_result> clone(device_result const& d);

@@ -413,7 +413,7 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
 }
 
 template <class W>
-void update_typed(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
+update_outcome update_typed(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
 {
   using D = distance_of<W>;
   auto const t = view<D>(r);
@@ -455,8 +455,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
       level_begin = static_cast<std::size_t>(hi);
       if (recompute_above >= 0 && changed.count() > recompute_above) {
         st.invalidated = changed.count();
-        st.recomputed = true;
-        return;
+        return update_outcome::gave_up;
       }
     }
     index_t const ni = changed.count();
@@ -487,10 +486,8 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
     // Propagation past the recompute threshold stops; a recompute follows (docs/adr/0003).
     bool const zero_free = access::zero_free(r);
     if (!(zero_free ? delta_stepping(e, pending, &changed, &changed_marks, recompute_above)
-                    : e.run_rounds(pending, &changed, &changed_marks, recompute_above))) {
-      st.recomputed = true;
-      return;
-    }
+                    : e.run_rounds(pending, &changed, &changed_marks, recompute_above)))
+      return update_outcome::gave_up;
     if (zero_free) {  // the keys it reached have no zero arcs; the invalidated ones said no_zeros
       index_t const nc = changed.count();
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nc > parallel_cutoff)
@@ -510,6 +507,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
     e.derive_parents(seeds);
   }
   st.affected = seeds.count();
+  return update_outcome::updated;
 }
 
 }  // namespace
@@ -519,9 +517,9 @@ void openmp_compute(resources const& res, graph_impl const& g, result& r)
   with_weight_type(g, [&](auto w) { compute_typed<decltype(w)>(res, g, r); });
 }
 
-void openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
+update_outcome openmp_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
 {
-  with_weight_type(g, [&](auto w) { update_typed<decltype(w)>(res, g, r, recompute_above); });
+  return with_weight_type(g, [&](auto w) { return update_typed<decltype(w)>(res, g, r, recompute_above); });
 }
 
 }  // namespace dyng::sssp::detail

@@ -159,7 +159,7 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
 }
 
 template <class W>
-void update_typed(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
+update_outcome update_typed(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
 {
   using D = distance_of<W>;
   auto const t = view<D>(r);
@@ -198,8 +198,7 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
         if (t.parent[static_cast<std::size_t>(y)] == x && listed.set_first(y)) touched[num_touched++] = y;
       if (recompute_above >= 0 && static_cast<std::int64_t>(num_touched) > recompute_above) {
         st.invalidated = static_cast<std::int64_t>(num_touched);
-        st.recomputed = true;  // the caller recomputes; nothing here was changed
-        return;
+        return update_outcome::gave_up;  // nothing here was changed
       }
     }
     num_invalid = num_touched;
@@ -245,8 +244,9 @@ void update_typed(resources const& res, graph_impl const& g, result& r, std::int
     scoped_stage stage(prof, "sssp.propagate");
     // Propagation that reaches more vertices than the recompute threshold stops: the update
     // would cost more than a recompute, which now follows (bounded loss, docs/adr/0003).
-    if (!settle(out, c, t, heap, st, &listed, recompute_above)) st.recomputed = true;
+    if (!settle(out, c, t, heap, st, &listed, recompute_above)) return update_outcome::gave_up;
   }
+  return update_outcome::updated;
 }
 
 }  // namespace
@@ -256,9 +256,9 @@ void sequential_compute(resources const& res, graph_impl const& g, result& r)
   with_weight_type(g, [&](auto w) { compute_typed<decltype(w)>(res, g, r); });
 }
 
-void sequential_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
+update_outcome sequential_update(resources const& res, graph_impl const& g, result& r, std::int64_t recompute_above)
 {
-  with_weight_type(g, [&](auto w) { update_typed<decltype(w)>(res, g, r, recompute_above); });
+  return with_weight_type(g, [&](auto w) { return update_typed<decltype(w)>(res, g, r, recompute_above); });
 }
 
 }  // namespace dyng::sssp::detail

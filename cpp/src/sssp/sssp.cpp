@@ -172,17 +172,23 @@ void result::apply_changes(resources const& res, graph const& g)
             ? static_cast<std::int64_t>(params_.recompute_fraction * static_cast<double>(g.num_vertices()))
             : -1;
     scoped_stage stage(res.profiler(), "sssp.update");
-    e.update(res, g.impl(), *this, above);
+    auto const outcome = e.update(res, g.impl(), *this, above);
     host_stale_ = device_ != nullptr;
-    recompute = stats_.recomputed;
     stats_.engine = e.id;
+    if (outcome != detail::update_outcome::updated) {
+      stats_.recomputed = true;
+      zero_free_ = false;  // as after any other compute (run_compute); an engine that knows better sets it
+    }
+    if (outcome != detail::update_outcome::updated && res.logger().enabled(log_level::info))
+      res.logger().log(log_level::info, "sssp.update: " + std::to_string(stats_.invalidated) +
+                                            " vertices invalidated: past recompute_fraction of " +
+                                            std::to_string(g.num_vertices()) + "; " +
+                                            (outcome == detail::update_outcome::gave_up ? "recomputing from scratch"
+                                                                                        : "recomputed from scratch by " +
+                                                                                              std::string(e.id)));
+    recompute = outcome == detail::update_outcome::gave_up;
   }
   if (recompute) {
-    if (stats_.recomputed && res.logger().enabled(log_level::info))
-      res.logger().log(log_level::info, "sssp.update: " + std::to_string(stats_.invalidated) + " vertices invalidated, " +
-                                            std::to_string(stats_.affected) +
-                                            " affected: past recompute_fraction of " + std::to_string(g.num_vertices()) +
-                                            "; recomputing from scratch");
     auto const invalidated = stats_.invalidated;
     stats_ = {};
     run_compute(res, g, *this);

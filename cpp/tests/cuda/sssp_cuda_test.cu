@@ -411,6 +411,55 @@ TEST_F(SsspCuda, AutomaticStrategyRecomputesOnTheDevice)
   }
 }
 
+TEST_F(SsspCuda, FusedUpdateRecomputesInItsKernel)
+{
+  // Past the threshold the fused update recomputes in its own kernel: the compute's stages follow
+  // the update's first ones, no compute runs from the host (no sssp.compute stage), and the
+  // results equal the sequential engine's, for that update and the ones after it.
+  fs::path const data = DYNG_REPO_DATA_DIR;
+  auto gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  auto gf = io::read_graph(gpu, data / "rome99.gr.gz", {.random_weight_seed = io::default_weight_seed});
+  auto hf = io::read_graph(cpu, data / "rome99.gr.gz", {.random_weight_seed = io::default_weight_seed});
+  auto prof = std::make_shared<profiler>();
+  gpu.set_profiler(prof);
+  auto r = sssp::compute(gpu, gf.graph, {.engine = fused, .recompute_fraction = 0.01});
+  auto ref = sssp::compute(cpu, hf.graph, {});
+  auto const threshold = static_cast<std::int64_t>(0.01 * static_cast<double>(hf.graph.num_vertices()));
+  std::set<std::string> const recompute_stages{"sssp.cuda.identify", "sssp.cuda.invalidate", "sssp.cuda.jump",
+                                               "sssp.cuda.init",     "sssp.cuda.propagate",  "sssp.cuda.parents"};
+  int recomputed = 0, incremental = 0;
+  for (std::uint64_t step = 0; step < 8; ++step) {
+    // Even steps: 300 changes, half deletions (past the threshold); odd steps: 5 insertions (none).
+    bool const large = step % 2 == 0;
+    auto const b = random_batch(hf.graph, {.size = large ? 300u : 5u, .insert_fraction = large ? 0.5 : 1.0, .seed = step});
+    dyng::update(cpu, hf.graph, b, ref);
+    prof->clear();
+    dyng::update(gpu, gf.graph, b, r);
+    auto const& st = r.last_stats();
+    auto const where = "step " + std::to_string(step);
+    ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
+    ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where;
+    EXPECT_EQ(st.engine, fused) << where;
+    if (!st.recomputed) {
+      ++incremental;
+      continue;
+    }
+    ++recomputed;
+    EXPECT_GT(st.invalidated, threshold) << where;
+    EXPECT_GT(st.relaxations, 0) << where;
+    EXPECT_GT(st.iterations, 0) << where;
+    std::set<std::string> stages;
+    for (auto const& stage : prof->stages())
+      if (stage.first.starts_with("sssp.cuda.")) stages.insert(stage.first);
+    EXPECT_EQ(stages, recompute_stages) << where;
+    EXPECT_FALSE(prof->stages().contains("sssp.compute")) << where;
+  }
+  EXPECT_GT(recomputed, 0);
+  EXPECT_GT(incremental, 0);
+  gpu.set_profiler(nullptr);
+}
+
 TEST_F(SsspCuda, RecomputeKeepsTheAdmittedWeightBound)
 {
   // An update that recomputes takes its weight bound from the compute and the batches admitted

@@ -36,7 +36,8 @@
 // the heads of changed arcs pull over their in-arcs, propagate, derive parents.
 //
 // fused: the whole compute or update is one cooperative kernel; phases and rounds are separated
-//   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip.
+//   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip. An
+//   update that passes the recompute threshold recomputes in the same kernel.
 // operators: one kernel per step, for devices and contexts without cooperative launch (MPS, MIG);
 //   rounds are launched in groups, and the host reads the frontier size once per group.
 //
@@ -44,7 +45,9 @@
 // appended to with one atomic per block (block_list; identify, one pass over the batch's rows
 // into three lists, appends per warp); each list has a mark array of generation
 // stamps so a vertex enters it once; changed keys have a mark array alone. Counters are summed
-// per block, and passes over every vertex take several vertices per thread at a time (DYNG_PASS).
+// per block (relaxations once per propagation, not per round), passes over every vertex take
+// several vertices per thread at a time (DYNG_PASS), and a parent's in-arcs are read four at a
+// time.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cub/device/device_reduce.cuh>
@@ -123,6 +126,11 @@ constexpr phase_stage update_stages[] = {
     {"sssp.cuda.jump", p_walked, p_jumped},           {"sssp.cuda.seed", p_jumped, p_seeded},
     {"sssp.cuda.propagate", p_seeded, p_propagated},  {"sssp.cuda.collect", p_propagated, p_collected},
     {"sssp.cuda.parents", p_collected, p_done},
+};
+constexpr phase_stage recompute_stages[] = {  // an update that gave up and recomputed (give_up)
+    {"sssp.cuda.identify", p_start, p_identified}, {"sssp.cuda.invalidate", p_identified, p_walked},
+    {"sssp.cuda.jump", p_walked, p_jumped},         {"sssp.cuda.init", p_jumped, p_seeded},
+    {"sssp.cuda.propagate", p_seeded, p_propagated}, {"sssp.cuda.parents", p_propagated, p_done},
 };
 
 template <class W>
@@ -295,8 +303,11 @@ __device__ void init_compute(ctx<W> const& c)
 }
 
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's.
+/// Marks the improved heads in `changed` unless it is null (a compute). Returns the arcs this
+/// thread relaxed: the caller counts them once per propagation, since one more block-wide sum
+/// and atomic per round lengthened every round's chain.
 template <class W>
-__device__ void relax_round(ctx<W> const& c, int r, unsigned long long count)
+__device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long long count, std::uint32_t* changed)
 {
   vertex_t const* cur = c.frontier[r & 1];
   vertex_t* next = c.frontier[(r + 1) & 1];
@@ -318,28 +329,42 @@ __device__ void relax_round(ctx<W> const& c, int r, unsigned long long count)
       vertex_t const y = c.out.target[s];
       std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
-        if (c.changed_mark != nullptr) note_changed(c.changed_mark, y, c.gen);
+        if (changed != nullptr) note_changed(changed, y, c.gen);
         if (claim(c.round_mark, y, stamp)) improved.add(y, next, next_count);
       }
     }
   }
   improved.flush(next, next_count);
-  add_per_block(&c.ctr[c_relax], relaxed);
+  return relaxed;
 }
 
 /// The canonical parent of v from the final keys (docs/adr/0003).
+/// The in-arcs go four at a time with their loads issued together, so a road graph's vertex
+/// waits for two round trips (tails, then their keys) rather than two per arc.
 template <class W>
 __device__ void derive_parent(ctx<W> const& c, vertex_t v)
 {
+  constexpr int group = 4;
   std::uint64_t const kv = load(&c.key[v]);
   vertex_t best = no_vertex;
   if (v != c.source && kv != unreachable_key) {
-    edge_t const b = c.in.begin[v], d = c.in.degree[v];
-    for (edge_t s = b; s < b + d; ++s) {
-      vertex_t const p = c.in.target[s];
-      if (best != no_vertex && p >= best) continue;
-      std::uint64_t const kp = load(&c.key[p]);
-      if (kp != unreachable_key && extend(kp, c.in.weight_at(c.objective, s), c.zbits) == kv) best = p;
+    edge_t const b = c.in.begin[v], end = b + c.in.degree[v];
+    for (edge_t s = b; s < end; s += group) {
+      vertex_t p[group];
+      W w[group];
+      std::uint64_t kp[group];
+#pragma unroll
+      for (int j = 0; j < group; ++j)
+        if (s + j < end) {
+          p[j] = c.in.target[s + j];
+          w[j] = c.in.weight_at(c.objective, s + j);
+        }
+#pragma unroll
+      for (int j = 0; j < group; ++j) kp[j] = s + j < end ? load(&c.key[p[j]]) : unreachable_key;
+#pragma unroll
+      for (int j = 0; j < group; ++j)
+        if (kp[j] != unreachable_key && (best == no_vertex || p[j] < best) && extend(kp[j], w[j], c.zbits) == kv)
+          best = p[j];
     }
   }
   c.parent[v] = best;
@@ -586,26 +611,27 @@ __device__ void parents_of_touched(ctx<W> const& c)
 
 /// Rounds until the frontier is empty; every thread reads the same ring counter after a barrier.
 template <class W>
-__device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid)
+__device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint32_t* changed)
 {
   int r = 0;
+  unsigned long long relaxed = 0;
   for (unsigned long long count; (count = load_count(&c.ctr[c_front + r % 3])) > 0;) {
-    relax_round(c, r, count);
+    relaxed += relax_round(c, r, count, changed);
     grid.sync();
     ++r;
   }
+  add_per_block(&c.ctr[c_relax], relaxed);
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_rounds] = static_cast<unsigned long long>(r);
 }
 
+/// The compute from the source: every key, propagation, every parent.
 template <class W>
-__global__ void fused_compute_kernel(ctx<W> c)
+__device__ void compute_all(ctx<W> const& c, cg::grid_group& grid)
 {
-  auto grid = cg::this_grid();
-  mark_phase(c, p_start);
   init_compute(c);
   grid.sync();
   mark_phase(c, p_seeded);
-  propagate_fused(c, grid);
+  propagate_fused(c, grid, nullptr);
   mark_phase(c, p_propagated);
   parents_of_all(c);
   if (c.timed) {
@@ -614,21 +640,35 @@ __global__ void fused_compute_kernel(ctx<W> c)
   }
 }
 
-/// The fused update gives up (the caller recomputes) before any key changed: flags it, reports
-/// the `found` vertices invalidated so far, and stamps the phase it stopped in. Every thread
-/// calls it with the same arguments (read from counters after a grid barrier), then returns.
 template <class W>
-__device__ inline void give_up(ctx<W> const& c, long long found, phase at)
+__global__ void fused_compute_kernel(ctx<W> c)
+{
+  auto grid = cg::this_grid();
+  mark_phase(c, p_start);
+  compute_all(c, grid);
+}
+
+/// The fused update gives up before any key changed and recomputes in the same kernel (no host
+/// round trip and no second launch between them): flags it (the host reports a recompute),
+/// keeps the `found` vertices invalidated so far for the stats, stamps the phase it stopped in,
+/// then computes. Every thread calls it with the same arguments (read from counters after a grid
+/// barrier), then returns.
+template <class W>
+__device__ void give_up(ctx<W> const& c, cg::grid_group& grid, long long found, phase at)
 {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     c.ctr[c_abort] = 1;
     c.ctr[c_inval] = static_cast<unsigned long long>(found);
   }
   mark_phase(c, at);
+  if (at == p_walked) mark_phase(c, p_jumped);  // the recompute's stages start at p_jumped
+  compute_all(c, grid);
 }
 
+/// At most 64 registers a thread (the bound), so that an SM holds four blocks and the grid takes
+/// three (launch_cooperative); without it the recompute and the parents took the kernel to 72.
 template <class W>
-__global__ void fused_update_kernel(ctx<W> c)
+__global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kernel(ctx<W> c)
 {
   auto grid = cg::this_grid();
   mark_phase(c, p_start);
@@ -640,7 +680,7 @@ __global__ void fused_update_kernel(ctx<W> c)
   bool jumped = false;
   while (load_count(&c.ctr[c_bfs + l % 3]) > 0) {
     if (c.recompute_above >= 0 && invalidated > c.recompute_above) {  // uniform: from ring counters
-      give_up(c, invalidated, p_walked);
+      give_up(c, grid, invalidated, p_walked);
       return;
     }
     if (l == c.walk_levels || static_cast<long long>(load_count(&c.ctr[c_bfs + l % 3])) > c.jump_width) {
@@ -656,7 +696,7 @@ __global__ void fused_update_kernel(ctx<W> c)
         // (uniform: c_flagged changes only in the next round).
         long long const found = invalidated + static_cast<long long>(load_count(&c.ctr[c_flagged]));
         if (c.recompute_above >= 0 && found > c.recompute_above) {
-          give_up(c, found, p_jumped);
+          give_up(c, grid, found, p_jumped);
           return;
         }
         if (load_count(&c.ctr[c_jump + (j + 1) % 3]) == 0) break;
@@ -683,7 +723,7 @@ __global__ void fused_update_kernel(ctx<W> c)
   pull_seeds(c);
   grid.sync();
   mark_phase(c, p_seeded);
-  propagate_fused(c, grid);
+  propagate_fused(c, grid, c.changed_mark);
   mark_phase(c, p_propagated);
   collect_touched(c);
   grid.sync();
@@ -700,7 +740,10 @@ __global__ void fused_update_kernel(ctx<W> c)
 template <class W>
 __global__ void init_kernel(ctx<W> c) { init_compute(c); }
 template <class W>
-__global__ void round_kernel(ctx<W> c, int r) { relax_round(c, r, load_count(&c.ctr[c_front + r % 3])); }
+__global__ void round_kernel(ctx<W> c, int r)
+{
+  add_per_block(&c.ctr[c_relax], relax_round(c, r, load_count(&c.ctr[c_front + r % 3]), c.changed_mark));
+}
 template <class W>
 __global__ void parents_all_kernel(ctx<W> c) { parents_of_all(c); }
 template <class W>
@@ -809,7 +852,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
 /// profiler attached, records the fused kernel's `stages` from its phase stamps (device clock).
 template <class W>
 void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rounds, unsigned long long rounds,
-            std::span<phase_stage const> stages = {})
+            std::span<phase_stage const> stages = {}, std::span<phase_stage const> stages_if_recomputed = {})
 {
   auto* counters = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemcpyAsync(counters, c.ctr, n_counters * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
@@ -818,7 +861,7 @@ void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rou
   auto const used = operators_rounds ? rounds : counters[c_rounds];
   if (auto* prof = res.profiler()) {  // with one, the fused kernels stamped the phases (c.timed)
     auto const* clock = counters + c_clock;
-    for (auto const& stage : stages)
+    for (auto const& stage : counters[c_abort] != 0 && !stages_if_recomputed.empty() ? stages_if_recomputed : stages)
       if (clock[stage.from] != 0 && clock[stage.to] >= clock[stage.from])
         prof->record(stage.name, static_cast<double>(clock[stage.to] - clock[stage.from]) / 1e6);
   }
@@ -948,7 +991,8 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
 }
 
 template <class W>
-void update_typed(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above, bool fused)
+update_outcome update_typed(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above,
+                            bool fused)
 {
   dyng::detail::device_guard guard(res);
   auto const& store = store_of<W>(g);
@@ -959,10 +1003,10 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   c.source = access::params(r).source;
   c.recompute_above = above;
   auto& st = access::stats(r);
-  if (fused) {
+  if (fused) {  // an update past `above` recomputes in the kernel (give_up)
     launch_cooperative(res, fused_update_kernel<W>, c);
-    finish(res, c, st, false, 0, update_stages);
-    return;
+    finish(res, c, st, false, 0, update_stages, recompute_stages);
+    return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
   }
   auto const rows = std::max<std::int64_t>(store.changes.size, 1);
   launch_step(res, rows, identify_kernel<W>, c);
@@ -984,8 +1028,7 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   }
   if (too_many) {  // too much invalidated: nothing changed yet, the caller recomputes
     finish(res, c, st, true, 0);
-    st.recomputed = true;
-    return;
+    return update_outcome::gave_up;
   }
   launch_step(res, g.n, reset_kernel<W>, c);
   launch_step(res, g.n, pull_kernel<W>, c);
@@ -993,6 +1036,7 @@ void update_typed(resources const& res, dyng::detail::graph_impl const& g, resul
   launch_step(res, g.n, collect_kernel<W>, c);
   launch_step(res, g.n, parents_touched_kernel<W>, c);
   finish(res, c, st, true, static_cast<unsigned long long>(rounds));
+  return update_outcome::updated;
 }
 
 bool int_weights(dyng::detail::graph_impl const& g)
@@ -1021,13 +1065,14 @@ void cuda_operators_compute(resources const& res, dyng::detail::graph_impl const
 {
   compute_typed<std::int32_t>(res, g, r, false);
 }
-void cuda_fused_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above)
+update_outcome cuda_fused_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above)
 {
-  update_typed<std::int32_t>(res, g, r, above, true);
+  return update_typed<std::int32_t>(res, g, r, above, true);
 }
-void cuda_operators_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above)
+update_outcome cuda_operators_update(resources const& res, dyng::detail::graph_impl const& g, result& r,
+                                     std::int64_t above)
 {
-  update_typed<std::int32_t>(res, g, r, above, false);
+  return update_typed<std::int32_t>(res, g, r, above, false);
 }
 
 void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros)
