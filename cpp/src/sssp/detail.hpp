@@ -188,6 +188,9 @@ int cuda_walk_levels(int levels) noexcept;
 /// Sets the invalidation level width past which the fused CUDA engine jumps at once (0: the
 /// default, from n); returns the previous value. Same rules as cuda_walk_levels.
 long long cuda_jump_width(long long width) noexcept;
+/// Sets the fused CUDA compute's near-far step in largest weights (0: no split, Bellman-Ford
+/// order); returns the previous value. Same rules as cuda_walk_levels.
+int cuda_near_far_factor(int factor) noexcept;
 
 }  // namespace detail
 }  // namespace dyng::sssp

@@ -460,6 +460,53 @@ TEST_F(SsspCuda, FusedUpdateRecomputesInItsKernel)
   gpu.set_profiler(nullptr);
 }
 
+TEST_F(SsspCuda, NearFarComputeEqualsSequential)
+{
+  // The fused compute runs near-far phases whose step is a multiple of the largest weight: with
+  // steps of 1, 2 and 20 largest weights (many phases to few) and without the split, its trees
+  // equal the sequential engine's (distances, parents, zero-arc counts), for a compute and for an
+  // update that recomputes in its kernel.
+  struct factor_scope {
+    explicit factor_scope(int factor) : saved(sssp::detail::cuda_near_far_factor(factor)) {}
+    factor_scope(factor_scope const&) = delete;
+    factor_scope& operator=(factor_scope const&) = delete;
+    ~factor_scope() { sssp::detail::cuda_near_far_factor(saved); }
+    int saved;
+  };
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  std::vector<graph_spec> specs = int_specs();
+  specs.push_back({.n = 3000, .avg_degree = 2.5, .directed = false, .max_weight = 100});
+  specs.push_back({.n = 3000, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.2});
+  specs.push_back({.n = 2000, .avg_degree = 8.0, .directed = true, .max_weight = 5});
+  auto const same = [](sssp::result const& a, sssp::result const& b) {
+    return a.distance_data() == b.distance_data() && std::ranges::equal(a.parents(), b.parents()) &&
+           std::ranges::equal(a.zero_arcs(), b.zero_arcs());
+  };
+  for (int factor : {1, 2, 20, 0}) {
+    factor_scope const scope(factor);
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+      for (auto const& spec : specs) {
+        for (int objective = 0; objective < spec.k; ++objective) {
+          test::generator a(seed), b(seed);
+          auto h = a.make_graph(cpu, spec);
+          auto d = b.make_graph(gpu, spec);
+          auto const where = "factor " + std::to_string(factor) + " " + test::describe(spec, seed) + " objective " +
+                             std::to_string(objective);
+          auto ref = sssp::compute(cpu, h, {.objective = objective});
+          auto r = sssp::compute(gpu, d, {.objective = objective, .engine = fused, .recompute_fraction = 0.05});
+          ASSERT_TRUE(same(r, ref)) << where;
+          auto const bt = a.make_batch(h, spec, spec.n > 100 ? 300 : 6);
+          (void)b.make_batch(d, spec, spec.n > 100 ? 300 : 6);  // keep the generators in step
+          dyng::update(cpu, h, bt, ref);
+          dyng::update(gpu, d, bt, r);
+          ASSERT_TRUE(same(r, ref)) << where << " after an update (recomputed: " << r.last_stats().recomputed << ")";
+        }
+      }
+    }
+  }
+}
+
 TEST_F(SsspCuda, RecomputeKeepsTheAdmittedWeightBound)
 {
   // An update that recomputes takes its weight bound from the compute and the batches admitted

@@ -103,7 +103,9 @@ enum counter : int {
   c_jump,                 // 3: ring of the vertices still jumping after each jump round
   c_jumped = c_jump + 3,  // 1: a jump round found the previous one left none (operators)
   c_flagged,              // vertices the jump rounds found invalid so far (fused: gives up early)
-  c_clock,                // phase_count: the device clock at the phase boundaries (mark_phase)
+  c_far,                  // 2: far-list sizes of the fused compute's phases (phase p appends p % 2)
+  c_far_least = c_far + 2,  // 2: the least key sent to each phase's far list (near_far)
+  c_clock = c_far_least + 2,  // phase_count: the device clock at the phase boundaries (mark_phase)
   n_counters = c_clock + 8
 };
 
@@ -145,8 +147,10 @@ struct ctx {
   vertex_t *inval, *seeds, *touched;
   std::uint64_t* jump;  // per vertex: an ancestor in the old tree and a flag (pointer jumping)
   std::uint32_t *round_mark, *inval_mark, *seed_mark, *changed_mark, *touched_mark;
+  std::uint32_t* far_mark;   // the fused compute's far list (near_far), stamped like the rounds
   std::uint32_t gen;         // this call's stamp for the four list marks
   std::uint32_t round_base;  // round r's frontier stamp is round_base + r
+  std::uint64_t far_step;    // the fused compute's near-far step as a packed key (near_far)
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
@@ -257,6 +261,20 @@ __device__ inline block_list& gathered(int which)
   return lists[which];
 }
 
+/// Lowers *least to every thread's v with one atomic per block; every thread of the block calls it.
+__device__ inline void min_per_block(unsigned long long* least, std::uint64_t v)
+{
+  __shared__ unsigned long long block_least;
+  __syncthreads();  // a previous call's reads of block_least are done
+  if (threadIdx.x == 0) block_least = unreachable_key;
+  __syncthreads();
+  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
+  auto const m = cg::reduce(warp, static_cast<unsigned long long>(v), cg::less<unsigned long long>());
+  if (warp.thread_rank() == 0 && m != unreachable_key) atomicMin(&block_least, m);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_least != unreachable_key) atomicMin(least, block_least);
+}
+
 /// Adds every thread's v to *total with one atomic per block; every thread of the block calls it.
 __device__ inline void add_per_block(unsigned long long* total, unsigned long long v)
 {
@@ -299,15 +317,29 @@ __device__ void init_compute(ctx<W> const& c)
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     c.frontier[0][0] = c.source;
     c.ctr[c_front + 0] = 1;
+    c.ctr[c_far_least + 0] = unreachable_key;  // near_far's first phase
   }
 }
 
-/// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's.
-/// Marks the improved heads in `changed` unless it is null (a compute). Returns the arcs this
-/// thread relaxed: the caller counts them once per propagation, since one more block-wide sum
-/// and atomic per round lengthened every round's chain.
+/// The fused compute's near-far split (delta-stepping with one near bucket): an improved head
+/// joins the next round only if its key is below `below`; the others wait in the far list
+/// (c.seeds: a compute has no seeds), once each per phase (c.far_mark), and the least of their
+/// keys is kept. When the rounds run dry, a split round makes the far vertices not relaxed since
+/// the frontier, and the next phase's bound is that least key plus c.far_step. Rounds of large
+/// frontiers relax far fewer arcs for more rounds (near_far_factor has the measurements).
+struct near_far {
+  std::uint64_t below = unreachable_key;  // unreachable_key: no split (updates, operators)
+  std::uint32_t stamp = 0;                // far_mark stamp of this phase
+  int phase = 0;
+};
+
+/// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
+/// the far list, `nf`). Marks the improved heads in `changed` unless it is null.
+/// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
+/// more block-wide sum and atomic per round lengthened every round's chain.
 template <class W>
-__device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long long count, std::uint32_t* changed)
+__device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long long count, std::uint32_t* changed,
+                                          near_far const& nf = {})
 {
   vertex_t const* cur = c.frontier[r & 1];
   vertex_t* next = c.frontier[(r + 1) & 1];
@@ -315,9 +347,13 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_front + (r + 2) % 3] = 0;  // read last in round r - 1
   std::uint32_t const stamp = c.round_base + static_cast<std::uint32_t>(r) + 1;
   int const lanes = lanes_for(count);
+  bool const split = nf.below != unreachable_key;  // uniform
   auto& improved = gathered(0);
+  auto& far = gathered(1);
   improved.begin();
+  if (split) far.begin();
   unsigned long long relaxed = 0;
+  std::uint64_t far_least = unreachable_key;
   DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
@@ -330,12 +366,44 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       std::uint64_t const cand = extend(kx, c.out.weight_at(c.objective, s), c.zbits);
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
         if (changed != nullptr) note_changed(changed, y, c.gen);
-        if (claim(c.round_mark, y, stamp)) improved.add(y, next, next_count);
+        if (cand < nf.below) {
+          if (claim(c.round_mark, y, stamp)) improved.add(y, next, next_count);
+        } else {
+          far_least = cand < far_least ? cand : far_least;
+          if (claim(c.far_mark, y, nf.stamp)) far.add(y, c.seeds, &c.ctr[c_far + nf.phase % 2]);
+        }
       }
     }
   }
   improved.flush(next, next_count);
+  if (split) {
+    far.flush(c.seeds, &c.ctr[c_far + nf.phase % 2]);
+    min_per_block(&c.ctr[c_far_least + nf.phase % 2], far_least);
+  }
   return relaxed;
+}
+
+/// Near-far, round r between phases: the far vertices of phase nf.phase whose keys are still at
+/// or above its bound (the ones below it were relaxed with their latest key since) form round
+/// r + 1's frontier; the next phase's far counters start afresh.
+template <class W>
+__device__ void split_far(ctx<W> const& c, int r, unsigned long long far, near_far const& nf)
+{
+  vertex_t* next = c.frontier[(r + 1) & 1];
+  unsigned long long* next_count = &c.ctr[c_front + (r + 1) % 3];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    c.ctr[c_front + (r + 2) % 3] = 0;  // as relax_round: read last in round r - 1
+    c.ctr[c_far + (nf.phase + 1) % 2] = 0;  // both read last a phase ago
+    c.ctr[c_far_least + (nf.phase + 1) % 2] = unreachable_key;
+  }
+  auto& moved = gathered(0);
+  moved.begin();
+  DYNG_GRID_LOOP(i, far)
+  {
+    vertex_t const v = c.seeds[i];
+    if (load(&c.key[v]) >= nf.below) moved.add(v, next, next_count);
+  }
+  moved.flush(next, next_count);
 }
 
 /// The canonical parent of v from the final keys (docs/adr/0003).
@@ -610,13 +678,29 @@ __device__ void parents_of_touched(ctx<W> const& c)
 // ---- fused: one cooperative kernel --------------------------------------------------------
 
 /// Rounds until the frontier is empty; every thread reads the same ring counter after a barrier.
+/// A compute (`split`) runs its rounds in near-far phases.
 template <class W>
-__device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint32_t* changed)
+__device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint32_t* changed, bool split)
 {
   int r = 0;
   unsigned long long relaxed = 0;
-  for (unsigned long long count; (count = load_count(&c.ctr[c_front + r % 3])) > 0;) {
-    relaxed += relax_round(c, r, count, changed);
+  near_far nf;
+  if (split && c.far_step != 0) nf = {c.far_step, c.round_base + 1, 0};  // the source's key is 0
+  for (;;) {
+    // Uniform: round r's counters change only in round r + 1, after the barrier.
+    auto const count = load_count(&c.ctr[c_front + r % 3]);
+    if (count > 0) {
+      relaxed += relax_round(c, r, count, changed, nf);
+    } else {
+      auto const far = nf.below == unreachable_key ? 0 : load_count(&c.ctr[c_far + nf.phase % 2]);
+      if (far == 0) break;
+      split_far(c, r, far, nf);
+      // The next phase's bucket starts at the least key sent far; its first relaxing round is
+      // r + 1 (a phase relaxes at least once, or the rounds end), so its stamp is new.
+      std::uint64_t const least = load_count(&c.ctr[c_far_least + nf.phase % 2]);
+      nf = {least < unreachable_key - c.far_step ? least + c.far_step : unreachable_key,
+            c.round_base + static_cast<std::uint32_t>(r) + 2, nf.phase + 1};
+    }
     grid.sync();
     ++r;
   }
@@ -631,7 +715,7 @@ __device__ void compute_all(ctx<W> const& c, cg::grid_group& grid)
   init_compute(c);
   grid.sync();
   mark_phase(c, p_seeded);
-  propagate_fused(c, grid, nullptr);
+  propagate_fused(c, grid, nullptr, true);
   mark_phase(c, p_propagated);
   parents_of_all(c);
   if (c.timed) {
@@ -723,7 +807,7 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
   pull_seeds(c);
   grid.sync();
   mark_phase(c, p_seeded);
-  propagate_fused(c, grid, c.changed_mark);
+  propagate_fused(c, grid, c.changed_mark, false);
   mark_phase(c, p_propagated);
   collect_touched(c);
   grid.sync();
@@ -792,6 +876,16 @@ std::atomic<int> walk_levels{16};
 /// (NE after 50K changes: the walk 0.117 -> 0.002 ms, ADR 0009 §4). Tests set it (cuda_jump_width).
 std::atomic<long long> jump_width{0};
 
+/// The fused compute's near-far step, in largest weights (0: no split, Bellman-Ford order).
+/// Measured on the H200 (CLI, NE with weights uniform 1..100 seed 42, step 0 / 10 / 20, two runs,
+/// the first raising the bound by the step instead of setting it from the least far key): the update after 50K changes (a recompute) 1.84 / 1.73 / 1.68 and 1.79 / 1.74 / 1.72 ms,
+/// its relaxations 10.8 M / 6.1 M / 7.6 M; after 10K changes 1.94 / 1.74 / 1.82 and 1.99 / 1.85
+/// / 1.92 ms; the compute 7.4 / 9.5 / 8.2 and 9.4 / 10.2 / 8.9 ms (a road graph's compute has
+/// small frontiers: latency-bound rounds, which the split only adds to). Splitting only the
+/// rounds of large frontiers (of n / 64, 4,096 or 131,072 vertices and more) was slower
+/// everywhere: compute 18-24 ms. Tests set it (cuda_near_far_factor).
+std::atomic<int> near_far_factor{20};
+
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
   std::size_t marks_for = 0;  // vertices the marks were cleared for
@@ -825,10 +919,10 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.seeds = device_scratch<vertex_t>(res, "sssp.cuda.seeds", n + 1);
   c.touched = device_scratch<vertex_t>(res, "sssp.cuda.touched", n + 1);
   c.jump = update ? device_scratch<std::uint64_t>(res, "sssp.cuda.jump", n + 1) : nullptr;
-  auto* marks = device_scratch<std::uint32_t>(res, "sssp.cuda.marks", 5 * n + 5);
+  auto* marks = device_scratch<std::uint32_t>(res, "sssp.cuda.marks", 6 * n + 6);
   if (host.marks_for < n || host.gen > (1u << 30) || host.round_base > (1u << 30)) {
     // New memory, or stamps about to wrap: clear for real (stamps start at 1).
-    DYNG_CUDA_TRY(cudaMemsetAsync(marks, 0, (5 * n + 5) * sizeof(std::uint32_t), s));
+    DYNG_CUDA_TRY(cudaMemsetAsync(marks, 0, (6 * n + 6) * sizeof(std::uint32_t), s));
     host = scratch_state{n, 0, 1};
   }
   c.round_mark = marks;
@@ -836,6 +930,12 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.seed_mark = marks + 2 * n;
   c.changed_mark = update ? marks + 3 * n : nullptr;
   c.touched_mark = marks + 4 * n;
+  c.far_mark = marks + 5 * n;
+  // The step in packed keys: distances of up to 2^(63 - zbits), the zero counts below them.
+  auto const factor = static_cast<std::uint64_t>(near_far_factor.load(std::memory_order_relaxed));
+  auto const step = std::min(factor * static_cast<std::uint64_t>(std::max<std::int64_t>(d.max_weight, 1)),
+                             std::uint64_t{1} << (63 - d.zbits));
+  c.far_step = step << d.zbits;
   c.gen = ++host.gen;
   c.round_base = host.round_base;
   c.ctr = device_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
@@ -1101,6 +1201,7 @@ vertex_t const* device_parents(device_result const& d) noexcept { return d.paren
 void adopt_writer(device_result& d, resources const& res) noexcept { d.writer = res.stream(); }
 
 int cuda_walk_levels(int levels) noexcept { return walk_levels.exchange(levels); }
+int cuda_near_far_factor(int factor) noexcept { return near_far_factor.exchange(factor); }
 long long cuda_jump_width(long long width) noexcept { return jump_width.exchange(width); }
 
 namespace {
