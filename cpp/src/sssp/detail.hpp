@@ -109,7 +109,6 @@ vertex_t canonical_parent(adjacency<W> const& in, int objective, tree_view<D> co
   return best;
 }
 
-/// One row of the family's engine table (manifest.cpp). Engines own their internals.
 /// What an engine's update did.
 enum class update_outcome {
   updated,     ///< `r` is current
@@ -118,6 +117,7 @@ enum class update_outcome {
                ///< compute's, with stats::invalidated the count at which it stopped
 };
 
+/// One row of the family's engine table (manifest.cpp). Engines own their internals.
 struct engine {
   std::string_view id;
   dyng::backend backend;

@@ -177,15 +177,14 @@ void result::apply_changes(resources const& res, graph const& g)
     stats_.engine = e.id;
     if (outcome != detail::update_outcome::updated) {
       stats_.recomputed = true;
-      zero_free_ = false;  // as after any other compute (run_compute); an engine that knows better sets it
+      zero_free_ = false;  // as after any compute (run_compute): the OpenMP compute sets it again
+      if (res.logger().enabled(log_level::info))
+        res.logger().log(log_level::info,
+                         "sssp.update: " + std::to_string(stats_.invalidated) +
+                             " vertices invalidated: past recompute_fraction of " + std::to_string(g.num_vertices()) +
+                             (outcome == detail::update_outcome::gave_up ? "; recomputing from scratch"
+                                                                         : "; recomputed from scratch by " + std::string(e.id)));
     }
-    if (outcome != detail::update_outcome::updated && res.logger().enabled(log_level::info))
-      res.logger().log(log_level::info, "sssp.update: " + std::to_string(stats_.invalidated) +
-                                            " vertices invalidated: past recompute_fraction of " +
-                                            std::to_string(g.num_vertices()) + "; " +
-                                            (outcome == detail::update_outcome::gave_up ? "recomputing from scratch"
-                                                                                        : "recomputed from scratch by " +
-                                                                                              std::string(e.id)));
     recompute = outcome == detail::update_outcome::gave_up;
   }
   if (recompute) {
