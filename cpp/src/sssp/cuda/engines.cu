@@ -878,14 +878,13 @@ std::atomic<int> walk_levels{16};
 std::atomic<long long> jump_width{0};
 
 /// The fused compute's near-far step, in largest weights (0: no split, Bellman-Ford order).
-/// Measured on the H200 (CLI, NE with weights uniform 1..100 seed 42, step 0 / 10 / 20, two runs,
-/// the first raising the bound by the step instead of setting it from the least far key): the
-/// update after 50K changes (a recompute) 1.84 / 1.73 / 1.68 and 1.79 / 1.74 / 1.72 ms, its
-/// relaxations 10.8 M / 6.1 M / 7.6 M; after 10K changes 1.94 / 1.74 / 1.82 and 1.99 / 1.85 /
-/// 1.92 ms; the compute 7.4 / 9.5 / 8.2 and 9.4 / 10.2 / 8.9 ms (a road graph's compute has
-/// small frontiers: latency-bound rounds, which the split only adds to). Splitting only the
-/// rounds of large frontiers (of n / 64, 4,096 or 131,072 vertices and more) was slower
-/// everywhere: compute 18-24 ms. Tests set it (cuda_near_far_factor).
+/// Measured on the H200 (CLI, NE with weights uniform 1..100 seed 42, step 0 / 10 / 20, one run):
+/// the update after 50K changes (a recompute) 1.79 / 1.74 / 1.72 ms, its relaxations 10.8 M /
+/// 6.1 M / 7.6 M; after 10K changes 1.99 / 1.85 / 1.92 ms; the compute 9.4 / 10.2 / 8.9 ms (a road
+/// graph's compute has small frontiers: latency-bound rounds, which the split only adds to). An
+/// earlier run, whose split round still appended to the count being read (a race racecheck
+/// found), read alike. Splitting only the rounds of large frontiers (of n / 64, 4,096 or 131,072
+/// vertices and more) was slower everywhere: compute 18-24 ms. Tests set it (cuda_near_far_factor).
 std::atomic<int> near_far_factor{20};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
