@@ -8,9 +8,10 @@
 // UINT64_MAX is unreachable.
 //
 // Work. Push relaxation over a frontier: a vertex whose key dropped in round r relaxes its
-// out-arcs in round r + 1 (Bellman-Ford order; every improvement is a real path, so the loop
-// ends with exact keys once the frontier is empty). Parents come last, from the final keys, for
-// the only vertices whose parent can change (compute: all).
+// out-arcs in round r + 1 (Bellman-Ford order, which the compute splits into near-far phases;
+// every improvement is a real path, so the loop ends with exact keys once nothing is pending).
+// Parents come last, from the final keys, for the only vertices whose parent can change
+// (compute: all).
 //
 // Latency. On road graphs a round holds few vertices and a compute or update takes hundreds to
 // thousands of rounds, so a round's cost is the longest chain of dependent memory round trips
