@@ -413,17 +413,17 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
   access::zero_free(r) = !column.has_zero;
   shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
   pending.push(p.source);
-  if (!access::zero_free(r)) {
-    e.run_rounds(pending, nullptr, nullptr);
-  } else {
-    delta_stepping(e, pending, nullptr, nullptr);
-#pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
-    for (index_t v = 0; v < nn; ++v)  // every zero-arc count is 0 (no zero weights)
-      if (t.dist[static_cast<std::size_t>(v)] != infinity<D>()) t.zeros[static_cast<std::size_t>(v)] = 0;
-  }
+  bool const zero_free = access::zero_free(r);
+  if (zero_free) delta_stepping(e, pending, nullptr, nullptr);
+  else e.run_rounds(pending, nullptr, nullptr);
   auto all = res.workspace().get<vertex_t>("sssp.omp.all", e.n);
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
-  for (index_t v = 0; v < nn; ++v) all[static_cast<std::size_t>(v)] = static_cast<vertex_t>(v);
+  for (index_t v = 0; v < nn; ++v) {
+    auto const i = static_cast<std::size_t>(v);
+    all[i] = static_cast<vertex_t>(v);
+    // Delta-stepping keeps distances only: with no zero weight, every reached zero-arc count is 0.
+    if (zero_free && t.dist[i] != infinity<D>()) t.zeros[i] = 0;
+  }
   e.derive_parents(shared_list{all, e.n});
 }
 
