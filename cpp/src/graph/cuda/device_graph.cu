@@ -12,13 +12,16 @@
 //      and records the outcome: copies removed, appended, reweighted, or an error;
 //   4. the host reads back one status word per direction: an invalid row or a missing edge
 //      throws with nothing changed (worded as the host commit words it); a row out of slack
-//      re-lays the whole direction first (CUB scan of the new capacities, one copy pass);
-//   5. one thread per touched row compacts the row in place (survivors keep their order),
-//      sets reweighted weights, appends new arcs in application order, and records the change
-//      set the families read.
+//      re-lays the whole direction first (CUB scan of the new capacities, one copy pass, a
+//      warp per long row);
+//   5. one thread per touched row (a warp per long row: per_item) compacts the row in place
+//      (survivors keep their order), sets reweighted weights, appends new arcs in application
+//      order, and records the change set the families read.
 // Families that derive a batch on the device (mosp's combined graph) commit it from device
 // memory through the same steps (device_commit_rows): no row reaches the host.
 // The result equals the host commit's (docs/adr/0002), row order included.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -39,6 +42,8 @@
 #include "dyng/core/profiler.hpp"
 #include "graph/cuda/device_graph.cuh"
 #include "graph/layout.hpp"
+
+namespace cg = cooperative_groups;
 
 namespace dyng::detail {
 namespace {
@@ -241,18 +246,54 @@ __global__ void new_capacities(edge_t const* degree, std::uint32_t const* remove
   }
 }
 
+/// A lone thread as a group of one, so that a row of a few arcs is handled by one thread through
+/// the same code as a long row by a warp.
+struct lone_thread {
+  __device__ static unsigned thread_rank() { return 0; }
+  __device__ static unsigned num_threads() { return 1; }
+  __device__ static unsigned ballot(bool x) { return x ? 1u : 0u; }
+  __device__ static void sync() {}
+};
+using warp_group = cg::thread_block_tile<32>;
+
+__device__ inline edge_t group_sum(lone_thread, edge_t x) { return x; }
+__device__ inline edge_t group_sum(warp_group const& g, edge_t x) { return cg::reduce(g, x, cg::plus<edge_t>()); }
+
+/// Rows with more arcs (or arcs and operations) than this are handled by a whole warp: a social
+/// graph's hubs have hundreds of arcs, and one thread walking such a row took ~0.1 ms.
+constexpr edge_t warp_row_arcs = 64;
+
+/// Runs `job(group, i)` for every i below `count`: on its own thread when `how(i)` is 0, on the
+/// whole warp when it is 1 (after the warp's lone ones), not at all when it is -1. The loop is
+/// warp-uniform (the grid is whole warps), so that a warp can take its lanes' wide items together.
+template <class How, class Job>
+__device__ void per_item(std::int64_t count, How how, Job job)
+{
+  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
+  auto const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - warp.thread_rank();
+       base < count; base += stride) {
+    std::int64_t const i = base + warp.thread_rank();
+    int const kind = i < count ? how(i) : -1;
+    if (kind == 0) job(lone_thread{}, i);
+    for (unsigned lanes = warp.ballot(kind == 1); lanes != 0; lanes &= lanes - 1)
+      job(warp, warp.shfl(i, __ffs(static_cast<int>(lanes)) - 1));
+  }
+}
+
 template <class W>
 __global__ void copy_rows(device_adjacency_view<W> from, edge_t const* new_begin, edge_t new_capacity,
                           vertex_t* target, W* weight, vertex_t n, int k)
 {
-  DYNG_GRID_STRIDE(v, n)
-  {
-    edge_t const src = from.begin[v], dst = new_begin[v], d = from.degree[v];
-    for (edge_t i = 0; i < d; ++i) {
-      target[dst + i] = from.target[src + i];
-      for (int c = 0; c < k; ++c) weight[static_cast<edge_t>(c) * new_capacity + dst + i] = from.weight_at(c, src + i);
-    }
-  }
+  per_item(
+      n, [&](std::int64_t v) { return from.degree[v] > warp_row_arcs ? 1 : 0; },
+      [&](auto const& g, std::int64_t v) {
+        edge_t const src = from.begin[v], dst = new_begin[v], d = from.degree[v];
+        for (edge_t i = g.thread_rank(); i < d; i += g.num_threads()) {
+          target[dst + i] = from.target[src + i];
+          for (int c = 0; c < k; ++c) weight[static_cast<edge_t>(c) * new_capacity + dst + i] = from.weight_at(c, src + i);
+        }
+      });
 }
 
 template <class W>
@@ -286,55 +327,99 @@ __device__ std::int64_t find_group(std::uint64_t const* keys, std::int64_t nops,
   return lo < nops && keys[lo] == key ? lo : -1;
 }
 
-/// Step 5: one thread per touched row rewrites it.
+/// A touched row's operations: sorted positions [first, end).
+struct row_ops {
+  vertex_t row;
+  std::int64_t first, end;
+};
+
+/// Step 5: each touched row is rewritten by one thread, or by a warp when it is long.
 template <class W>
-__global__ void apply_rows(edge_t const* begin, edge_t* degree, vertex_t* target, W* weight, edge_t capacity,
-                           vertex_t n, arc_op const* ops, std::uint32_t const* perm, std::uint64_t const* keys, std::int64_t nops,
-                           outcome const* outcomes, std::uint32_t const* removed_in_row, W const* staged, int k,
-                           bool record, change_writer<W> changes)
-{
-  auto const w_at = [&](int c, edge_t slot) -> W& { return weight[static_cast<edge_t>(c) * capacity + slot]; };
-  DYNG_GRID_STRIDE(p, nops)
+struct row_rewriter {
+  edge_t const* begin;
+  edge_t* degree;
+  vertex_t* target;
+  W* weight;
+  edge_t capacity;
+  vertex_t n;
+  arc_op const* ops;
+  std::uint32_t const* perm;
+  std::uint64_t const* keys;
+  std::int64_t nops;
+  outcome const* outcomes;
+  std::uint32_t const* removed_in_row;
+  W const* staged;
+  int k;
+  bool record;
+  change_writer<W> changes;
+
+  __device__ W& w_at(int c, edge_t slot) const { return weight[static_cast<edge_t>(c) * capacity + slot]; }
+  __device__ bool starts_group(row_ops const& r, std::int64_t q) const { return q == r.first || keys[q] != keys[q - 1]; }
+  __device__ W const* weights_of(std::int64_t q) const
+  {
+    return staged + static_cast<std::size_t>(ops[perm[outcomes[q].w_op]].weights) * k;
+  }
+
+  /// The row whose operations start at sorted position p (end == first when none does).
+  __device__ row_ops row_at(std::int64_t p) const
   {
     vertex_t const row = ops[perm[p]].row;
-    if (row >= n || (p > 0 && ops[perm[p - 1]].row == row)) continue;
-    std::int64_t row_end = p;
-    while (row_end < nops && ops[perm[row_end]].row == row) ++row_end;
-    edge_t const b = begin[row], d = degree[row];
-    // Survivors keep their order; a deleted arc leaves its old weights in the change set. An
-    // arc's group is looked up among its row's operations only, and only until every removed
-    // copy is found: a social graph's hubs have hundreds of arcs (musae-facebook: searching all
-    // the batch's operations for each made a 100-change commit take 0.31 ms).
+    if (row >= n || (p > 0 && ops[perm[p - 1]].row == row)) return {row, p, p};  // n: an invalid row's placeholder
+    std::int64_t end = p;
+    while (end < nops && ops[perm[end]].row == row) ++end;
+    return {row, p, end};
+  }
+
+  /// Whether the arc to `col` is deleted: its group, looked up among its row's operations only (a
+  /// hub's row against the whole batch made a 100-change commit take 0.31 ms on musae-facebook).
+  __device__ bool deleted(row_ops const& r, vertex_t col) const
+  {
+    auto const g = find_group(keys + r.first, r.end - r.first, arc_key(r.row, col));
+    return g >= 0 && outcomes[r.first + g].removed > 0;
+  }
+
+  template <class Group>
+  __device__ void rewrite(Group const& g, row_ops const& r) const
+  {
+    unsigned const lane = g.thread_rank(), width = g.num_threads();
+    edge_t const b = begin[r.row], d = degree[r.row];
+    // Survivors keep their order, compacted a chunk of `width` slots at a time; a deleted arc
+    // leaves its old weights in the change set. Lookups stop once every removed copy is found.
     edge_t write = b;
-    std::uint32_t to_remove = removed_in_row[row];
-    for (edge_t s = b; s < b + d; ++s) {
-      vertex_t const col = target[s];
-      auto const g = to_remove == 0 ? -1 : find_group(keys + p, row_end - p, arc_key(row, col));
-      if (g >= 0 && outcomes[p + g].removed > 0) {
-        --to_remove;
-        if (record) {
-          auto const i = changes.next(row, col, change_kind::deleted);
-          for (int c = 0; c < k; ++c) changes.old_w[i * k + c] = w_at(c, s);
-        }
-        continue;
+    std::uint32_t to_remove = removed_in_row[r.row];
+    for (edge_t chunk = b; chunk < b + d; chunk += width) {
+      edge_t const s = chunk + lane;
+      bool const live = s < b + d;
+      vertex_t const col = live ? target[s] : 0;
+      bool const drop = live && to_remove > 0 && deleted(r, col);
+      if (drop && record) {
+        auto const i = changes.next(r.row, col, change_kind::deleted);
+        for (int c = 0; c < k; ++c) changes.old_w[i * k + c] = w_at(c, s);
       }
-      if (write != s) {
-        target[write] = col;
-        for (int c = 0; c < k; ++c) w_at(c, write) = w_at(c, s);
+      unsigned const kept = g.ballot(live && !drop);
+      to_remove -= static_cast<std::uint32_t>(__popc(g.ballot(drop)));
+      edge_t const to = write + __popc(kept & ((1u << lane) - 1u));
+      bool const moves = (kept >> lane & 1u) != 0 && to != s;
+      // Every lane reads its slot before any lane writes: writes land at or below the chunk.
+      g.sync();
+      if (moves) target[to] = col;
+      for (int c = 0; c < k; ++c) {
+        W const x = moves ? w_at(c, s) : W{};
+        g.sync();
+        if (moves) w_at(c, to) = x;
       }
-      ++write;
+      write += __popc(kept);
     }
+    g.sync();  // the compacted row, for every lane
     // Reweights: the first surviving copy of each reweighted arc.
-    for (std::int64_t q = p; q < row_end; ++q) {
-      if (q > p && keys[q] == keys[q - 1]) continue;
-      outcome const o = outcomes[q];
-      if (!o.reweighted) continue;
+    for (std::int64_t q = r.first + lane; q < r.end; q += width) {
+      if (!starts_group(r, q) || !outcomes[q].reweighted) continue;
       vertex_t const col = ops[perm[q]].col;
       for (edge_t s = b; s < write; ++s) {
         if (target[s] != col) continue;
-        W const* w = staged + static_cast<std::size_t>(ops[perm[o.w_op]].weights) * k;
+        W const* w = weights_of(q);
         if (record) {
-          auto const i = changes.next(row, col, change_kind::reweighted);
+          auto const i = changes.next(r.row, col, change_kind::reweighted);
           for (int c = 0; c < k; ++c) {
             changes.old_w[i * k + c] = w_at(c, s);
             changes.new_w[i * k + c] = w[c];
@@ -344,32 +429,40 @@ __global__ void apply_rows(edge_t const* begin, edge_t* degree, vertex_t* target
         break;
       }
     }
-    // Appends in application order (a selection by increasing seq: rows append few arcs).
-    std::uint32_t last_seq = 0;
-    bool any = false;
-    for (;;) {
-      std::int64_t pick = -1;
-      for (std::int64_t q = p; q < row_end; ++q) {
-        if (q > p && keys[q] == keys[q - 1]) continue;
-        outcome const o = outcomes[q];
-        if (!o.appended || (any && o.seq <= last_seq)) continue;
-        if (pick < 0 || o.seq < outcomes[pick].seq) pick = q;
-      }
-      if (pick < 0) break;
-      any = true;
-      last_seq = outcomes[pick].seq;
-      vertex_t const col = ops[perm[pick]].col;
-      W const* w = staged + static_cast<std::size_t>(ops[perm[outcomes[pick].w_op]].weights) * k;
-      target[write] = col;
-      for (int c = 0; c < k; ++c) w_at(c, write) = w[c];
+    // Appends in application order: an appended arc's slot follows the row's appends before it.
+    edge_t appended = 0;
+    for (std::int64_t q = r.first + lane; q < r.end; q += width) {
+      if (!starts_group(r, q) || !outcomes[q].appended) continue;
+      std::uint32_t const seq = outcomes[q].seq;
+      edge_t before = 0;
+      for (std::int64_t o = r.first; o < r.end; ++o)
+        before += starts_group(r, o) && outcomes[o].appended && outcomes[o].seq < seq ? 1 : 0;
+      vertex_t const col = ops[perm[q]].col;
+      W const* w = weights_of(q);
+      target[write + before] = col;
+      for (int c = 0; c < k; ++c) w_at(c, write + before) = w[c];
       if (record) {
-        auto const i = changes.next(row, col, change_kind::inserted);
+        auto const i = changes.next(r.row, col, change_kind::inserted);
         for (int c = 0; c < k; ++c) changes.new_w[i * k + c] = w[c];
       }
-      ++write;
+      ++appended;
     }
-    degree[row] = write - b;
+    appended = group_sum(g, appended);
+    if (lane == 0) degree[r.row] = write - b + appended;
   }
+};
+
+template <class W>
+__global__ void apply_rows(row_rewriter<W> rw)
+{
+  per_item(
+      rw.nops,
+      [&](std::int64_t p) {
+        row_ops const r = rw.row_at(p);
+        if (r.end == r.first) return -1;
+        return rw.degree[r.row] + (r.end - r.first) > warp_row_arcs ? 1 : 0;
+      },
+      [&](auto const& g, std::int64_t p) { rw.rewrite(g, rw.row_at(p)); });
 }
 
 template <class T>
@@ -573,11 +666,10 @@ void apply_side(resources const& res, device_adjacency<W>& adj, vertex_t n, side
   if (changes != nullptr)
     writer = {changes->src.data(), changes->dst.data(), changes->kind.data(), changes->old_w.data(),
               changes->new_w.data(), change_count, k};
-  launch_strided(res, p.nops, apply_rows<W>, static_cast<edge_t const*>(adj.begin.data()), adj.degree.data(),
-                 adj.target.data(), adj.weight.data(), adj.capacity, n, static_cast<arc_op const*>(p.ops),
-                 static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops,
-                 static_cast<outcome const*>(p.outcomes), static_cast<std::uint32_t const*>(p.removed_in_row), staged, k,
-                 changes != nullptr, writer);
+  row_rewriter<W> const rw{adj.begin.data(), adj.degree.data(), adj.target.data(), adj.weight.data(), adj.capacity,
+                           n, p.ops, p.perm, p.keys, p.nops, p.outcomes, p.removed_in_row, staged, k,
+                           changes != nullptr, writer};
+  launch_strided(res, p.nops, apply_rows<W>, rw);
 }
 
 std::string edge_str(vertex_t u, vertex_t v) { return "(" + std::to_string(u) + ", " + std::to_string(v) + ")"; }
