@@ -879,14 +879,15 @@ std::atomic<int> walk_levels{16};
 std::atomic<long long> jump_width{0};
 
 /// The fused compute's near-far step, in largest weights (0: no split, Bellman-Ford order).
-/// Measured on the H200 (CLI, NE with weights uniform 1..100 seed 42, step 0 / 10 / 20, one run):
-/// the update after 50K changes (a recompute) 1.79 / 1.74 / 1.72 ms, its relaxations 10.8 M /
-/// 6.1 M / 7.6 M; after 10K changes 1.99 / 1.85 / 1.92 ms; the compute 9.4 / 10.2 / 8.9 ms (a road
-/// graph's compute has small frontiers: latency-bound rounds, which the split only adds to). An
-/// earlier run, whose split round still appended to the count being read (a race racecheck
-/// found), read alike. Splitting only the rounds of large frontiers (of n / 64, 4,096 or 131,072
-/// vertices and more) was slower everywhere: compute 18-24 ms. Tests set it (cuda_near_far_factor).
-std::atomic<int> near_far_factor{20};
+/// Chosen from two same-run sweeps of the benchmark on the H200 (NE, weights uniform 1..100 seed
+/// 42; docs/adr/0009 §4): step 0 / 10 / 20, two passes over NE and NE-bfs, the update after 50K
+/// changes (a recompute on a graph the random insertions made a small world) 1.65-1.66 /
+/// 1.54-1.59 / 1.72-1.77 ms, the compute from scratch 15.4-19.9 / 18.1-23.7 / 17.1-21.9 ms (a
+/// road graph's compute has small, latency-bound rounds, which a split only adds to); step 5 /
+/// 10 / 15 in a second run, 1.71 / 1.75 / 1.73 ms, within the spread between runs. Splitting
+/// only the rounds of large frontiers (of n / 64, 4,096 or 131,072 vertices and more) was slower
+/// everywhere: compute 18-24 ms. Tests set it (cuda_near_far_factor).
+std::atomic<int> near_far_factor{10};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
