@@ -29,8 +29,9 @@
 // hops and superseded paths), nor relaxing several frontier vertices per thread with their loads
 // and atomics in flight together (the 50K recompute 1.25 -> 1.53-1.63 ms, more registers), nor
 // propagating inside parts whose keys sit in shared memory (one block per SM; the local 10K
-// update 2.4-2.8x slower), nor loading a head's key before its atomicMin in large rounds: all
-// slower or equal for every update measured (docs/adr/0009).
+// update 2.4-2.8x slower), nor loading a head's key before its atomicMin in large rounds, nor
+// claiming a frontier vertex in the round that takes it, nor a grid barrier of our own that
+// publishes the next round's count: all slower or equal for every update measured (docs/adr/0009).
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
