@@ -86,6 +86,21 @@ namespace {
 
 class SsspCuda : public test::gpu_test {};
 
+/// Sets one of the CUDA engines' test knobs (sssp::detail::cuda_*, a setter that returns the
+/// previous value) for one scope.
+template <class T>
+class knob_scope {
+ public:
+  knob_scope(T (*set)(T), T value) : set_(set), saved_(set(value)) {}
+  knob_scope(knob_scope const&) = delete;
+  knob_scope& operator=(knob_scope const&) = delete;
+  ~knob_scope() { set_(saved_); }
+
+ private:
+  T (*set_)(T);
+  T saved_;
+};
+
 /// Graphs made alike on the host and the device take the same batches (three in a row): the
 /// same rows after each commit, row order included.
 void expect_device_commits_like_host(graph_spec const& spec, std::uint64_t seed, std::size_t batch_size)
@@ -492,13 +507,6 @@ TEST_F(SsspCuda, NearFarComputeEqualsSequential)
   // steps of 1, 2 and 20 largest weights (many phases to few) and without the split, its trees
   // equal the sequential engine's (distances, parents, zero-arc counts), for a compute and for an
   // update that recomputes in its kernel.
-  struct factor_scope {
-    explicit factor_scope(int factor) : saved(sssp::detail::cuda_near_far_factor(factor)) {}
-    factor_scope(factor_scope const&) = delete;
-    factor_scope& operator=(factor_scope const&) = delete;
-    ~factor_scope() { sssp::detail::cuda_near_far_factor(saved); }
-    int saved;
-  };
   auto const gpu = resources::cuda(0);
   auto const cpu = resources::sequential();
   std::vector<graph_spec> specs = int_specs();
@@ -510,7 +518,7 @@ TEST_F(SsspCuda, NearFarComputeEqualsSequential)
            std::ranges::equal(a.zero_arcs(), b.zero_arcs());
   };
   for (int factor : {1, 2, 20, 0}) {
-    factor_scope const scope(factor);
+    knob_scope<int> const scope(sssp::detail::cuda_near_far_factor, factor);
     for (std::uint64_t seed = 0; seed < 4; ++seed) {
       for (auto const& spec : specs) {
         for (int objective = 0; objective < spec.k; ++objective) {
@@ -563,23 +571,13 @@ TEST_F(SsspCuda, RecomputeKeepsTheAdmittedWeightBound)
 
 /// Sets the CUDA engines' invalidation levels walked before pointer jumping, and the level width
 /// past which the fused engine jumps at once (0: its default), for one scope.
-class walk_levels_scope {
- public:
+struct walk_levels_scope {
   explicit walk_levels_scope(int levels, long long width = 0)
-      : saved_(sssp::detail::cuda_walk_levels(levels)), saved_width_(sssp::detail::cuda_jump_width(width))
+      : levels_(sssp::detail::cuda_walk_levels, levels), width_(sssp::detail::cuda_jump_width, width)
   {
   }
-  walk_levels_scope(walk_levels_scope const&) = delete;
-  walk_levels_scope& operator=(walk_levels_scope const&) = delete;
-  ~walk_levels_scope()
-  {
-    sssp::detail::cuda_walk_levels(saved_);
-    sssp::detail::cuda_jump_width(saved_width_);
-  }
-
- private:
-  int saved_;
-  long long saved_width_;
+  knob_scope<int> levels_;
+  knob_scope<long long> width_;
 };
 
 TEST_F(SsspCuda, PointerJumpingInvalidatesWhatTheWalkWould)

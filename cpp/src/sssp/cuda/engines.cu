@@ -62,6 +62,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
@@ -264,32 +265,34 @@ __device__ inline block_list& gathered(int which)
   return lists[which];
 }
 
-/// Lowers *least to every thread's v with one atomic per block; every thread of the block calls it.
-__device__ inline void min_per_block(unsigned long long* least, std::uint64_t v)
+/// Folds every thread's v into *out with one atomic per block (Op: cg::plus, an atomicAdd, or
+/// cg::less, an atomicMin); every thread of the block calls it.
+template <class Op>
+__device__ void fold_per_block(unsigned long long* out, unsigned long long v)
 {
-  __shared__ unsigned long long block_least;
-  __syncthreads();  // a previous call's reads of block_least are done
-  if (threadIdx.x == 0) block_least = unreachable_key;
+  constexpr bool is_min = std::is_same_v<Op, cg::less<unsigned long long>>;
+  constexpr unsigned long long none = is_min ? unreachable_key : 0;  // the fold's identity
+  auto const fold = [](unsigned long long* into, unsigned long long x) {
+    if constexpr (is_min) atomicMin(into, x);
+    else atomicAdd(into, x);
+  };
+  __shared__ unsigned long long block_value;
+  __syncthreads();  // a previous call's reads of block_value are done (calls may follow each other)
+  if (threadIdx.x == 0) block_value = none;
   __syncthreads();
   auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
-  auto const m = cg::reduce(warp, static_cast<unsigned long long>(v), cg::less<unsigned long long>());
-  if (warp.thread_rank() == 0 && m != unreachable_key) atomicMin(&block_least, m);
+  auto const w = cg::reduce(warp, v, Op{});
+  if (warp.thread_rank() == 0 && w != none) fold(&block_value, w);
   __syncthreads();
-  if (threadIdx.x == 0 && block_least != unreachable_key) atomicMin(least, block_least);
+  if (threadIdx.x == 0 && block_value != none) fold(out, block_value);
 }
-
-/// Adds every thread's v to *total with one atomic per block; every thread of the block calls it.
 __device__ inline void add_per_block(unsigned long long* total, unsigned long long v)
 {
-  __shared__ unsigned long long sum;
-  __syncthreads();  // a previous call's reads of sum are done (calls may follow each other)
-  if (threadIdx.x == 0) sum = 0;
-  __syncthreads();
-  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
-  auto const s = cg::reduce(warp, v, cg::plus<unsigned long long>());
-  if (warp.thread_rank() == 0 && s > 0) atomicAdd(&sum, s);
-  __syncthreads();
-  if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
+  fold_per_block<cg::plus<unsigned long long>>(total, v);
+}
+__device__ inline void min_per_block(unsigned long long* least, std::uint64_t v)
+{
+  fold_per_block<cg::less<unsigned long long>>(least, v);
 }
 
 #define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
