@@ -1,0 +1,225 @@
+// Latency probes behind ADR 0009's model of a propagation round: what one dependent step costs
+// on this GPU, so that an engine's time per round (the fused kernels' profile) can be split into
+// memory round trips and the barrier, and a target can be checked against the chain it implies.
+// Each benchmark runs one kernel of `steps` dependent steps and reports the time per step
+// (manual time from CUDA events around the kernel):
+//   latency_load/<bytes>    one thread follows a random cycle through an array of that size: a
+//                           dependent load through L2 (L2-resident when it fits, device memory
+//                           when it does not);
+//   latency_atomic/<bytes>  the same through atomicMin, whose old value names the next slot: a
+//                           dependent atomic, as a relaxation's;
+//   latency_grid_sync/<b>   a cooperative grid of b blocks of 256 threads per SM, rounds of one
+//                           grid.sync(): the barrier alone;
+//   latency_round/<b>       rounds of a one-vertex frontier as the fused engine runs them: every
+//                           thread loads the round's vertex after the barrier, the vertex's block
+//                           loads its successor and relaxes it with an atomicMin, publishes it for
+//                           the next round, and the grid syncs.
+//
+//   build/gpu/bench/dyng_cuda_latency_bench --benchmark_out=latency.json --benchmark_out_format=json
+#include <benchmark/benchmark.h>
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+void check(cudaError_t err, char const* what)
+{
+  if (err == cudaSuccess) return;
+  std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(err));
+  std::exit(1);
+}
+
+/// A random cycle through `count` slots (Sattolo's algorithm): slot i holds the next slot.
+std::vector<std::uint32_t> random_cycle(std::size_t count)
+{
+  std::vector<std::uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937_64 rng(42);
+  for (std::size_t i = count - 1; i > 0; --i) std::swap(order[i], order[std::uniform_int_distribution<std::size_t>(0, i - 1)(rng)]);
+  std::vector<std::uint32_t> next(count);
+  for (std::size_t i = 0; i < count; ++i) next[order[i]] = order[(i + 1) % count];
+  return next;
+}
+
+/// Device memory holding a random cycle, freed at the end of the scope.
+struct device_cycle {
+  explicit device_cycle(std::size_t bytes) : count(bytes / sizeof(std::uint32_t))
+  {
+    auto const host = random_cycle(count);
+    check(cudaMalloc(&next, count * sizeof(std::uint32_t)), "cudaMalloc");
+    check(cudaMemcpy(next, host.data(), count * sizeof(std::uint32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  device_cycle(device_cycle const&) = delete;
+  device_cycle& operator=(device_cycle const&) = delete;
+  ~device_cycle() { static_cast<void>(cudaFree(next)); }
+  /// Where the chain of the given launch starts: far from every other launch's slots.
+  [[nodiscard]] std::uint32_t start(int launch) const
+  {
+    return static_cast<std::uint32_t>((static_cast<std::size_t>(launch) * 7919 * 4099) % count);
+  }
+  std::size_t count;
+  std::uint32_t* next = nullptr;
+};
+
+__global__ void chase_loads(std::uint32_t const* next, std::uint32_t i, int steps, std::uint32_t* sink)
+{
+  for (int s = 0; s < steps; ++s) i = __ldcg(next + i);  // L2, not L1: as data other SMs write
+  *sink = i;
+}
+
+__global__ void chase_atomics(std::uint32_t* next, std::uint32_t i, int steps, std::uint32_t* sink)
+{
+  for (int s = 0; s < steps; ++s) i = atomicMin(next + i, 0xffffffffu);  // leaves the slot as it is
+  *sink = i;
+}
+
+__global__ void grid_syncs(int rounds)
+{
+  auto grid = cg::this_grid();
+  for (int r = 0; r < rounds; ++r) grid.sync();
+}
+
+__global__ void one_vertex_rounds(std::uint32_t const* next, unsigned* key, std::uint32_t* frontier, int rounds)
+{
+  auto grid = cg::this_grid();
+  for (int r = 0; r < rounds; ++r) {
+    std::uint32_t const v = __ldcg(frontier + r % 2);  // published in the previous round
+    if (v % gridDim.x == blockIdx.x && threadIdx.x == 0) {
+      std::uint32_t const head = __ldcg(next + v);
+      atomicMin(key + head, static_cast<unsigned>(r));
+      frontier[(r + 1) % 2] = head;
+    }
+    grid.sync();
+  }
+}
+
+/// Times launches on a stream of their own with events; the time per step goes to the counters.
+template <class Launch>
+void time_steps(benchmark::State& state, int steps, Launch launch)
+{
+  cudaStream_t stream;
+  cudaEvent_t start, stop;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  int launches = 0;  // a chain starts elsewhere each launch: no launch finds the last one's lines in L2
+  launch(stream, launches++);  // warm-up
+  check(cudaGetLastError(), "launch");
+  check(cudaStreamSynchronize(stream), "warm-up");
+  for (auto _ : state) {
+    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    launch(stream, launches++);
+    check(cudaGetLastError(), "launch");
+    check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    state.SetIterationTime(static_cast<double>(ms) / 1e3);
+    state.counters["ns_per_step"] = static_cast<double>(ms) * 1e6 / steps;
+  }
+  static_cast<void>(cudaEventDestroy(start));
+  static_cast<void>(cudaEventDestroy(stop));
+  static_cast<void>(cudaStreamDestroy(stream));
+}
+
+constexpr int chain_steps = 20000;
+
+void BM_load(benchmark::State& state)
+{
+  device_cycle cycle(static_cast<std::size_t>(state.range(0)));
+  std::uint32_t* sink = nullptr;
+  check(cudaMalloc(&sink, sizeof(std::uint32_t)), "cudaMalloc");
+  time_steps(state, chain_steps, [&](cudaStream_t s, int launch) {
+    chase_loads<<<1, 1, 0, s>>>(cycle.next, cycle.start(launch), chain_steps, sink);
+  });
+  static_cast<void>(cudaFree(sink));
+}
+
+void BM_atomic(benchmark::State& state)
+{
+  device_cycle cycle(static_cast<std::size_t>(state.range(0)));
+  std::uint32_t* sink = nullptr;
+  check(cudaMalloc(&sink, sizeof(std::uint32_t)), "cudaMalloc");
+  time_steps(state, chain_steps, [&](cudaStream_t s, int launch) {
+    chase_atomics<<<1, 1, 0, s>>>(cycle.next, cycle.start(launch), chain_steps, sink);
+  });
+  static_cast<void>(cudaFree(sink));
+}
+
+constexpr int block_threads = 256;
+constexpr int grid_rounds = 5000;
+
+int sm_count()
+{
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  return sms;
+}
+
+void BM_grid_sync(benchmark::State& state)
+{
+  dim3 const grid(static_cast<unsigned>(sm_count() * state.range(0))), block(block_threads);
+  int rounds = grid_rounds;
+  void* args[] = {&rounds};
+  time_steps(state, rounds, [&](cudaStream_t s, int) {
+    check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(grid_syncs), grid, block, args, 0, s), "launch");
+  });
+}
+
+void BM_round(benchmark::State& state)
+{
+  dim3 const grid(static_cast<unsigned>(sm_count() * state.range(0))), block(block_threads);
+  device_cycle cycle(std::size_t{1} << 24);  // 4 M vertices' successors: a road graph's rows
+  unsigned* key = nullptr;
+  std::uint32_t* frontier = nullptr;
+  check(cudaMalloc(&key, cycle.count * sizeof(unsigned)), "cudaMalloc");
+  check(cudaMemset(key, 0xff, cycle.count * sizeof(unsigned)), "cudaMemset");
+  check(cudaMalloc(&frontier, 2 * sizeof(std::uint32_t)), "cudaMalloc");
+  check(cudaMemset(frontier, 0, 2 * sizeof(std::uint32_t)), "cudaMemset");
+  int rounds = grid_rounds;
+  void* args[] = {&cycle.next, &key, &frontier, &rounds};
+  time_steps(state, rounds, [&](cudaStream_t s, int) {
+    check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(one_vertex_rounds), grid, block, args, 0, s), "launch");
+  });
+  static_cast<void>(cudaFree(key));
+  static_cast<void>(cudaFree(frontier));
+}
+
+bool have_device()
+{
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  benchmark::Initialize(&argc, argv);
+  if (!have_device()) {
+    std::fprintf(stderr, "dyng_cuda_latency_bench: no CUDA device\n");
+    return 0;
+  }
+  // 4 MB sits in L2 (50 MB on an H100/H200); 256 MB does not.
+  for (std::int64_t bytes : {std::int64_t{4} << 20, std::int64_t{256} << 20}) {
+    benchmark::RegisterBenchmark("latency_load", BM_load)->Arg(bytes)->UseManualTime()->Iterations(5);
+    benchmark::RegisterBenchmark("latency_atomic", BM_atomic)->Arg(bytes)->UseManualTime()->Iterations(5);
+  }
+  for (std::int64_t per_sm : {1, 3, 4}) {
+    benchmark::RegisterBenchmark("latency_grid_sync", BM_grid_sync)->Arg(per_sm)->UseManualTime()->Iterations(5);
+    benchmark::RegisterBenchmark("latency_round", BM_round)->Arg(per_sm)->UseManualTime()->Iterations(5);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
