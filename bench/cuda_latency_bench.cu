@@ -70,7 +70,7 @@ struct device_cycle {
   std::uint32_t* next = nullptr;
 };
 
-__global__ void chase_loads(std::uint32_t const* next, std::uint32_t i, int steps, std::uint32_t* sink)
+__global__ void chase_loads(std::uint32_t* next, std::uint32_t i, int steps, std::uint32_t* sink)
 {
   for (int s = 0; s < steps; ++s) i = __ldcg(next + i);  // L2, not L1: as data other SMs write
   *sink = i;
@@ -133,24 +133,15 @@ void time_steps(benchmark::State& state, int steps, Launch launch)
 
 constexpr int chain_steps = 20000;
 
-void BM_load(benchmark::State& state)
+/// A chain of dependent steps by one thread through a random cycle: loads or atomics.
+template <void (*Chase)(std::uint32_t*, std::uint32_t, int, std::uint32_t*)>
+void BM_chain(benchmark::State& state)
 {
   device_cycle cycle(static_cast<std::size_t>(state.range(0)));
   std::uint32_t* sink = nullptr;
   check(cudaMalloc(&sink, sizeof(std::uint32_t)), "cudaMalloc");
   time_steps(state, chain_steps, [&](cudaStream_t s, int launch) {
-    chase_loads<<<1, 1, 0, s>>>(cycle.next, cycle.start(launch), chain_steps, sink);
-  });
-  static_cast<void>(cudaFree(sink));
-}
-
-void BM_atomic(benchmark::State& state)
-{
-  device_cycle cycle(static_cast<std::size_t>(state.range(0)));
-  std::uint32_t* sink = nullptr;
-  check(cudaMalloc(&sink, sizeof(std::uint32_t)), "cudaMalloc");
-  time_steps(state, chain_steps, [&](cudaStream_t s, int launch) {
-    chase_atomics<<<1, 1, 0, s>>>(cycle.next, cycle.start(launch), chain_steps, sink);
+    Chase<<<1, 1, 0, s>>>(cycle.next, cycle.start(launch), chain_steps, sink);
   });
   static_cast<void>(cudaFree(sink));
 }
@@ -212,8 +203,8 @@ int main(int argc, char** argv)
   }
   // 4 MB sits in L2 (50 MB on an H100/H200); 256 MB does not.
   for (std::int64_t bytes : {std::int64_t{4} << 20, std::int64_t{256} << 20}) {
-    benchmark::RegisterBenchmark("latency_load", BM_load)->Arg(bytes)->UseManualTime()->Iterations(5);
-    benchmark::RegisterBenchmark("latency_atomic", BM_atomic)->Arg(bytes)->UseManualTime()->Iterations(5);
+    benchmark::RegisterBenchmark("latency_load", BM_chain<chase_loads>)->Arg(bytes)->UseManualTime()->Iterations(5);
+    benchmark::RegisterBenchmark("latency_atomic", BM_chain<chase_atomics>)->Arg(bytes)->UseManualTime()->Iterations(5);
   }
   for (std::int64_t per_sm : {1, 3, 4}) {
     benchmark::RegisterBenchmark("latency_grid_sync", BM_grid_sync)->Arg(per_sm)->UseManualTime()->Iterations(5);
