@@ -61,7 +61,8 @@ struct device_cycle {
   device_cycle(device_cycle const&) = delete;
   device_cycle& operator=(device_cycle const&) = delete;
   ~device_cycle() { static_cast<void>(cudaFree(next)); }
-  /// Where the chain of the given launch starts: far from every other launch's slots.
+  /// Where the chain of the given launch starts: a slot of its own, so that (the cycle being
+  /// random) its chain rarely meets the lines an earlier launch left in L2.
   [[nodiscard]] std::uint32_t start(int launch) const
   {
     return static_cast<std::uint32_t>((static_cast<std::size_t>(launch) * 7919 * 4099) % count);
