@@ -13,7 +13,12 @@
 //   latency_round/<b>       rounds of a one-vertex frontier as the fused engine runs them: every
 //                           thread loads the round's vertex after the barrier, the vertex's block
 //                           loads its successor and relaxes it with an atomicMin, publishes it for
-//                           the next round, and the grid syncs.
+//                           the next round, and the grid syncs;
+//   latency_round_parts/<p> the same at three blocks per SM with the engine's parts of a round
+//                           added (p, a set of round_part bits): a frontier list with a counter,
+//                           CSR rows in device memory (NE's size), a claim before the append, and
+//                           appends gathered per block; what each adds is what a leaner engine
+//                           round could save.
 //
 //   build/gpu/bench/dyng_cuda_latency_bench --benchmark_out=latency.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
@@ -103,6 +108,77 @@ __global__ void one_vertex_rounds(std::uint32_t const* next, unsigned* key, std:
   }
 }
 
+/// The engine's parts of a round (relax_round in sssp/cuda/engines.cu), as probe options.
+enum round_part : unsigned {
+  part_list = 1,    // the frontier is a list with a counter: the count, then the entry; an append
+                    // takes a slot with an atomicAdd
+  part_csr = 2,     // the successor is an arc of the vertex's CSR row: its bounds, then the arc
+  part_claim = 4,   // an improved head is claimed (an atomicExch of its mark) before its append
+  part_gather = 8,  // appends gathered per block in shared memory and moved with one atomic
+};
+
+struct round_state {
+  std::uint32_t const* next;      // the successor of each vertex (no part_csr)
+  std::int64_t const* begin;      // CSR rows (part_csr)
+  std::uint32_t const* degree;
+  std::uint32_t const* target;
+  unsigned* key;
+  unsigned* mark;                 // part_claim
+  std::uint32_t* list[2];         // the frontier (a lone slot without part_list)
+  unsigned long long* count;      // 3: a ring of list sizes (part_list)
+};
+
+template <unsigned Parts>
+__global__ void frontier_rounds(round_state a, int rounds)
+{
+  constexpr bool list = (Parts & part_list) != 0, csr = (Parts & part_csr) != 0;
+  constexpr bool claim = (Parts & part_claim) != 0, gather = (Parts & part_gather) != 0;
+  __shared__ std::uint32_t gathered[32];
+  __shared__ unsigned gathered_count;
+  __shared__ unsigned long long gathered_base;
+  auto grid = cg::this_grid();
+  for (int r = 0; r < rounds; ++r) {
+    std::uint32_t const* cur = a.list[r % 2];
+    std::uint32_t* out = a.list[(r + 1) % 2];
+    unsigned long long* out_count = a.count + (r + 1) % 3;
+    if (list && blockIdx.x == 0 && threadIdx.x == 0) a.count[(r + 2) % 3] = 0;  // read last in round r - 1
+    if (gather) {
+      __syncthreads();
+      if (threadIdx.x == 0) gathered_count = 0;
+      __syncthreads();
+    }
+    // The round's one vertex: with a list, the grid's first thread takes it (as a small round);
+    // without, its block's first thread.
+    unsigned long long const count = list ? __ldcg(a.count + r % 3) : 1;
+    std::uint32_t const first = list ? 0 : __ldcg(cur);
+    bool const mine = list ? blockIdx.x == 0 && threadIdx.x == 0 && count > 0
+                           : first % gridDim.x == blockIdx.x && threadIdx.x == 0;
+    if (mine) {
+      std::uint32_t const v = list ? __ldcg(cur) : first;
+      std::uint32_t head;
+      if constexpr (csr) {
+        std::int64_t const b = a.begin[v];
+        head = a.target[b + static_cast<std::int64_t>(static_cast<unsigned>(r) % a.degree[v])];
+      } else {
+        head = __ldcg(a.next + v);
+      }
+      bool improved = atomicMin(a.key + head, static_cast<unsigned>(r)) > static_cast<unsigned>(r);
+      if (claim && improved) improved = atomicExch(a.mark + head, static_cast<unsigned>(r) + 1) != static_cast<unsigned>(r) + 1;
+      if (!improved) head = v;  // the probe goes on from the same vertex
+      if (gather) gathered[atomicAdd(&gathered_count, 1u)] = head;
+      else if (list) out[atomicAdd(out_count, 1ull)] = head;
+      else out[0] = head;
+    }
+    if (gather) {
+      __syncthreads();
+      if (threadIdx.x == 0 && gathered_count > 0) gathered_base = atomicAdd(out_count, static_cast<unsigned long long>(gathered_count));
+      __syncthreads();
+      if (threadIdx.x < gathered_count) out[gathered_base + threadIdx.x] = gathered[threadIdx.x];
+    }
+    grid.sync();
+  }
+}
+
 /// Times launches on a stream of their own with events; the time per step goes to the counters.
 template <class Launch>
 void time_steps(benchmark::State& state, int steps, Launch launch)
@@ -187,6 +263,65 @@ void BM_round(benchmark::State& state)
   static_cast<void>(cudaFree(frontier));
 }
 
+/// Device arrays for frontier_rounds: a random successor cycle, CSR rows of NE's size (1.5 M
+/// vertices of 2 or 3 random arcs), keys and marks; freed at the end of the scope.
+struct round_arrays {
+  static constexpr std::size_t vertices = 1'500'000;
+  round_arrays() : cycle(vertices * sizeof(std::uint32_t))
+  {
+    std::vector<std::int64_t> begin(vertices + 1, 0);
+    std::vector<std::uint32_t> degree(vertices);
+    for (std::size_t v = 0; v < vertices; ++v) {
+      degree[v] = 2 + static_cast<std::uint32_t>(v % 2);
+      begin[v + 1] = begin[v] + degree[v];
+    }
+    std::vector<std::uint32_t> target(static_cast<std::size_t>(begin[vertices]));
+    std::mt19937_64 rng(7);
+    for (auto& t : target) t = static_cast<std::uint32_t>(std::uniform_int_distribution<std::size_t>(0, vertices - 1)(rng));
+    s.next = cycle.next;
+    s.begin = upload(begin);
+    s.degree = upload(degree);
+    s.target = upload(target);
+    s.key = upload(std::vector<unsigned>(vertices, 0xffffffffu));
+    s.mark = upload(std::vector<unsigned>(vertices, 0u));
+    s.list[0] = upload(std::vector<std::uint32_t>(vertices, 0u));
+    s.list[1] = upload(std::vector<std::uint32_t>(vertices, 0u));
+    s.count = upload(std::vector<unsigned long long>{1, 0, 0});
+  }
+  round_arrays(round_arrays const&) = delete;
+  round_arrays& operator=(round_arrays const&) = delete;
+  ~round_arrays()
+  {
+    for (void const* p : {static_cast<void const*>(s.begin), static_cast<void const*>(s.degree),
+                          static_cast<void const*>(s.target), static_cast<void const*>(s.key),
+                          static_cast<void const*>(s.mark), static_cast<void const*>(s.list[0]),
+                          static_cast<void const*>(s.list[1]), static_cast<void const*>(s.count)})
+      static_cast<void>(cudaFree(const_cast<void*>(p)));
+  }
+  template <class T>
+  static T* upload(std::vector<T> const& host)
+  {
+    T* d = nullptr;
+    check(cudaMalloc(&d, host.size() * sizeof(T)), "cudaMalloc");
+    check(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    return d;
+  }
+  device_cycle cycle;
+  round_state s{};
+};
+
+template <unsigned Parts>
+void BM_round_parts(benchmark::State& state)
+{
+  dim3 const grid(static_cast<unsigned>(sm_count() * 3)), block(block_threads);  // the fused update's grid
+  round_arrays arrays;
+  int rounds = grid_rounds;
+  void* args[] = {&arrays.s, &rounds};
+  time_steps(state, rounds, [&](cudaStream_t s, int) {
+    check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(frontier_rounds<Parts>), grid, block, args, 0, s), "launch");
+  });
+}
+
 bool have_device()
 {
   int count = 0;
@@ -211,6 +346,14 @@ int main(int argc, char** argv)
     benchmark::RegisterBenchmark("latency_grid_sync", BM_grid_sync)->Arg(per_sm)->UseManualTime()->Iterations(5);
     benchmark::RegisterBenchmark("latency_round", BM_round)->Arg(per_sm)->UseManualTime()->Iterations(5);
   }
+  auto const parts = [](char const* name, auto bench) {
+    benchmark::RegisterBenchmark(name, bench)->UseManualTime()->Iterations(5);
+  };
+  parts("latency_round_parts/none", BM_round_parts<0>);
+  parts("latency_round_parts/list", BM_round_parts<part_list>);
+  parts("latency_round_parts/list+csr", BM_round_parts<part_list | part_csr>);
+  parts("latency_round_parts/list+csr+claim", BM_round_parts<part_list | part_csr | part_claim>);
+  parts("latency_round_parts/list+csr+claim+gather", BM_round_parts<part_list | part_csr | part_claim | part_gather>);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
