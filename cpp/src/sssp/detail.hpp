@@ -191,6 +191,9 @@ long long cuda_jump_width(long long width) noexcept;
 /// Sets the fused CUDA compute's near-far step in largest weights (0: no split, Bellman-Ford
 /// order); returns the previous value. Same rules as cuda_walk_levels.
 int cuda_near_far_factor(int factor) noexcept;
+/// Caps the fused CUDA kernels' grid at `blocks` blocks (0: no cap; sanitizer runs use a small
+/// one); returns the previous value. Same rules as cuda_walk_levels.
+int cuda_fused_blocks(int blocks) noexcept;
 
 }  // namespace detail
 }  // namespace dyng::sssp

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -100,6 +101,22 @@ class knob_scope {
   T (*set_)(T);
   T saved_;
 };
+
+/// DYNG_TEST_FUSED_BLOCKS=n caps the fused kernels' grid for the whole run (ci/gpu.sh's
+/// racecheck: its cost grows with the blocks, its hazards are within one).
+class fused_grid_cap : public ::testing::Environment {
+ public:
+  void SetUp() override
+  {
+    if (char const* blocks = std::getenv("DYNG_TEST_FUSED_BLOCKS"))
+      saved_ = sssp::detail::cuda_fused_blocks(std::atoi(blocks));
+  }
+  void TearDown() override { sssp::detail::cuda_fused_blocks(saved_); }
+
+ private:
+  int saved_ = 0;
+};
+[[maybe_unused]] auto* const fused_grid_cap_env = ::testing::AddGlobalTestEnvironment(new fused_grid_cap);
 
 /// Graphs made alike on the host and the device take the same batches (three in a row): the
 /// same rows after each commit, row order included.
@@ -537,6 +554,34 @@ TEST_F(SsspCuda, NearFarComputeEqualsSequential)
           ASSERT_TRUE(same(r, ref)) << where << " after an update (recomputed: " << r.last_stats().recomputed << ")";
         }
       }
+    }
+  }
+}
+
+TEST_F(SsspCuda, FusedEngineIsCorrectOnAnyGrid)
+{
+  // One block, a few, and the default grid: the fused compute and updates (incremental and
+  // recomputing) give the sequential engine's trees; the kernels stride over whatever grid runs.
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  graph_spec const spec{.n = 2000, .avg_degree = 3.0, .directed = true, .max_weight = 100};
+  for (int blocks : {1, 3, 0}) {
+    knob_scope<int> const scope(sssp::detail::cuda_fused_blocks, blocks);
+    auto const seed = static_cast<std::uint64_t>(blocks);
+    test::generator a(seed), b(seed);
+    auto h = a.make_graph(cpu, spec);
+    auto d = b.make_graph(gpu, spec);
+    auto ref = sssp::compute(cpu, h, {});
+    auto r = sssp::compute(gpu, d, {.engine = fused});
+    auto const where = "blocks " + std::to_string(blocks);
+    ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
+    for (std::size_t size : {5u, 60u, 1500u}) {
+      auto const bt = a.make_batch(h, spec, size);
+      (void)b.make_batch(d, spec, size);  // keep the generators in step
+      dyng::update(cpu, h, bt, ref);
+      dyng::update(gpu, d, bt, r);
+      ASSERT_EQ(r.distance_data(), ref.distance_data()) << where << " batch " << size;
+      ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where << " batch " << size;
     }
   }
 }

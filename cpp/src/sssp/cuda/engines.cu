@@ -893,6 +893,11 @@ std::atomic<long long> jump_width{0};
 /// everywhere: compute 18-24 ms. Tests set it (cuda_near_far_factor).
 std::atomic<int> near_far_factor{10};
 
+/// A cap on the fused kernels' grid, in blocks (0: none). The kernels are correct on any grid;
+/// racecheck's cost grows with the blocks that run, and its hazards are within a block, so the
+/// sanitizer runs cap the grid (DYNG_TEST_FUSED_BLOCKS, ci/gpu.sh). Tests set it (cuda_fused_blocks).
+std::atomic<int> fused_blocks{0};
+
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
   std::size_t marks_for = 0;  // vertices the marks were cleared for
@@ -999,7 +1004,9 @@ void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
   constexpr int blocks_per_sm = 4;
   int const wanted = std::max(1, blocks_per_sm / dyng::detail::device_sharing(res));
   int const room = std::max(1, per_sm - 1);
-  dim3 const grid(static_cast<unsigned>(info.sm_count * std::min(room, wanted)));
+  int blocks = info.sm_count * std::min(room, wanted);
+  if (int const cap = fused_blocks.load(std::memory_order_relaxed); cap > 0) blocks = std::min(blocks, cap);
+  dim3 const grid(static_cast<unsigned>(blocks));
   void* args[] = {&c};
   DYNG_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), grid,
                                             dim3(dyng::detail::block_size), args, 0, stream_of(res)));
@@ -1210,6 +1217,7 @@ void adopt_writer(device_result& d, resources const& res) noexcept { d.writer = 
 int cuda_walk_levels(int levels) noexcept { return walk_levels.exchange(levels); }
 int cuda_near_far_factor(int factor) noexcept { return near_far_factor.exchange(factor); }
 long long cuda_jump_width(long long width) noexcept { return jump_width.exchange(width); }
+int cuda_fused_blocks(int blocks) noexcept { return fused_blocks.exchange(blocks); }
 
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
