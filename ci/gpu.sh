@@ -36,11 +36,11 @@ fi
 if step sanitize; then
   filter='SsspCuda.DeviceCommit*:SsspCuda.FusedEngineIsCorrectOnAnyGrid:SsspCuda.Mosp*:SsspCuda.Automatic*:SsspCuda.FusedUpdateRecomputes*:SsspCuda.NearFar*:SsspCuda/Conformance/*.EmptyBatch*:SsspCuda/Conformance/*.StatsAreSane:SsspCuda/Conformance/*.BackendsAgree'
   # racecheck instruments every shared-memory access and runs ~200x slower: it gets the smaller
-  # filter (every kernel with shared memory: the fused compute and update, incremental and
-  # recomputing, on the default grid and on one of 1 and 3 blocks; the device commit of long rows
-  # and hub rows) and a fused grid of 2 blocks (its hazards are within a block; CUB's kernels
-  # excluded from it saved nothing, measured). NearFar, the commit's other tests and
-  # PointerJumping take more than 40 s each under it even so.
+  # filter (the per-block lists and folds that both engines' kernels share, through the fused
+  # compute and update, incremental and recomputing, on grids of 1, 3 and 2 blocks and the
+  # default; the commit's warps on a hub row) and a fused grid of 2 blocks (a shared-memory
+  # hazard is within a block; excluding CUB's kernels saved nothing, measured). NearFar,
+  # PointerJumping and the commit's other tests take more than 40 s each under it even so.
   small='SsspCuda.Mosp*:SsspCuda.Automatic*:SsspCuda.DeviceCommitRejects*:SsspCuda.DeviceCommitOfAHub*:SsspCuda.FusedUpdateRecomputes*:SsspCuda.FusedEngineIsCorrectOnAnyGrid'
   for tool in memcheck racecheck synccheck; do
     f=$filter; cap=0
