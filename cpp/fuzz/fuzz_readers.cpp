@@ -53,7 +53,7 @@ void run(std::uint8_t which, std::uint8_t opt, std::string_view data)
   switch (which % 12U) {
     case 0: case 1: case 2: case 3: case 4: case 5: {
       auto const i = which % 12U;
-      auto const text = io::detail::maybe_gunzip(data, names[i], storage);
+      auto const text = io::detail::text_of(data, names[i], storage);
       auto f = text_formats[i];
       if (f == io::format::automatic) f = io::detail::sniff_format(text);
       auto const el = io::detail::parse_text(text, names[i], f, parse_options(o));
@@ -76,7 +76,7 @@ void run(std::uint8_t which, std::uint8_t opt, std::string_view data)
     case 7: (void)io::read_batch_from_memory(data, 1 + (opt % 3), dyng::batch_semantics::set, opt & 1U, "b.batch"); return;
     case 8: {
       dyng::batch b(1 + (opt % 3), dyng::batch_semantics::mosp);
-      io::detail::parse_mosp_insertions(io::detail::maybe_gunzip(data, "insert.txt", storage), "insert.txt", b);
+      io::detail::parse_mosp_insertions(io::detail::text_of(data, "insert.txt", storage), "insert.txt", b);
       return;
     }
     case 9: {

@@ -83,10 +83,45 @@ void fill_random_weights(std::uint64_t seed, std::span<std::int32_t> out, std::i
   }
 }
 
+namespace {
+
+constexpr std::array<std::string_view, 3> triplet_stems = {"graphCsrRowPtr", "graphCsrColInd", "graphCsrValues"};
+
+/// `dir/stem.txt`, or `dir/stem.txt.gz` when only that exists.
+std::filesystem::path triplet_file(std::filesystem::path const& dir, std::string_view stem)
+{
+  auto plain = dir / (std::string(stem) + ".txt");
+  std::error_code ec;
+  if (!std::filesystem::exists(plain, ec)) {
+    auto gz = dir / (std::string(stem) + ".txt.gz");
+    if (std::filesystem::exists(gz, ec)) return gz;
+  }
+  return plain;
+}
+
+/// Whether `path` is one of the three files of a MOSP CSR triplet (`.txt` or `.txt.gz`) in a
+/// directory holding all three: such a path reads its directory, while a lone file of that name
+/// is judged by its extension as any other.
+bool is_triplet_file(std::filesystem::path const& path)
+{
+  auto const name = path.filename().string();
+  bool const named = std::ranges::any_of(triplet_stems, [&](std::string_view stem) {
+    auto const txt = std::string(stem) + ".txt";
+    return name == txt || name == txt + ".gz";
+  });
+  std::error_code ec;
+  if (!named || !std::filesystem::is_regular_file(path, ec)) return false;
+  return std::ranges::all_of(triplet_stems, [&](std::string_view stem) {
+    return std::filesystem::is_regular_file(triplet_file(path.parent_path(), stem), ec);
+  });
+}
+
+}  // namespace
+
 format format_from_path(std::filesystem::path const& path)
 {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return format::mosp_csr;
+  if (std::filesystem::is_directory(path, ec) || is_triplet_file(path)) return format::mosp_csr;
   return detail::format_from_name(path.filename().string());
 }
 
@@ -196,30 +231,18 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
 edge_list parse_bytes(std::string_view bytes, std::string_view name, format f, read_options const& opts)
 {
   std::string storage;
-  auto const text = detail::maybe_gunzip(bytes, name, storage);
+  auto const text = detail::text_of(bytes, name, storage);
   if (f == format::automatic) f = detail::format_from_name(name);
   if (f == format::automatic) f = detail::sniff_format(text);
   return detail::parse_text(text, name, f, parse_opts(opts));
-}
-
-/// `dir/stem.txt`, or `dir/stem.txt.gz` when only that exists.
-std::filesystem::path triplet_file(std::filesystem::path const& dir, std::string const& stem)
-{
-  auto plain = dir / (stem + ".txt");
-  std::error_code ec;
-  if (!std::filesystem::exists(plain, ec)) {
-    auto gz = dir / (stem + ".txt.gz");
-    if (std::filesystem::exists(gz, ec)) return gz;
-  }
-  return plain;
 }
 
 edge_list parse_triplet(std::filesystem::path dir, read_options const& opts)
 {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();  // a file of the triplet
-  std::filesystem::path const paths[3] = {triplet_file(dir, "graphCsrRowPtr"), triplet_file(dir, "graphCsrColInd"),
-                                          triplet_file(dir, "graphCsrValues")};
+  std::filesystem::path const paths[3] = {triplet_file(dir, triplet_stems[0]), triplet_file(dir, triplet_stems[1]),
+                                          triplet_file(dir, triplet_stems[2])};
   std::string bytes[3], storage[3], names[3];
   std::string_view texts[3];
   for (int i = 0; i < 3; ++i) {
@@ -230,18 +253,17 @@ edge_list parse_triplet(std::filesystem::path dir, read_options const& opts)
     }
     names[i] = paths[i].string();
     bytes[i] = detail::read_file(paths[i]);
-    texts[i] = detail::maybe_gunzip(bytes[i], names[i], storage[i]);
+    texts[i] = detail::text_of(bytes[i], names[i], storage[i]);
   }
   std::string_view const views[3] = {names[0], names[1], names[2]};
   return detail::parse_mosp_csr(texts[0], texts[1], texts[2], views, parse_opts(opts));
 }
 
-std::string read_text(std::filesystem::path const& path, std::string& storage)
+/// The text of a file, held by `bytes` or `storage`.
+std::string_view read_text(std::filesystem::path const& path, std::string& bytes, std::string& storage)
 {
-  auto bytes = detail::read_file(path);
-  auto const text = detail::maybe_gunzip(bytes, path.string(), storage);
-  if (text.data() == bytes.data()) return bytes;
-  return std::move(storage);
+  bytes = detail::read_file(path);
+  return detail::text_of(bytes, path.string(), storage);
 }
 
 }  // namespace
@@ -266,8 +288,8 @@ graph_file read_graph_from_memory(resources const& res, std::string_view bytes, 
 batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset)
 {
   DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
-  std::string storage;
-  auto const text = read_text(path, storage);
+  std::string bytes, storage;
+  auto const text = read_text(path, bytes, storage);
   batch b(k, semantics);
   detail::parse_batch(text, path.string(), id_offset, b);
   return b;
@@ -278,7 +300,7 @@ batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics sema
 {
   DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
   std::string storage;
-  auto const text = detail::maybe_gunzip(bytes, name, storage);
+  auto const text = detail::text_of(bytes, name, storage);
   batch b(k, semantics);
   detail::parse_batch(text, name, id_offset, b);
   return b;
@@ -288,9 +310,11 @@ batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
 {
   DYNG_EXPECTS(k >= 1, "read_mosp_batch: k is " + std::to_string(k) + "; it must be >= 1");
   batch b(k, batch_semantics::mosp);
-  std::string storage;
-  if (!delete_path.empty()) detail::parse_mosp_deletions(read_text(delete_path, storage), delete_path.string(), b);
-  if (!insert_path.empty()) detail::parse_mosp_insertions(read_text(insert_path, storage), insert_path.string(), b);
+  std::string bytes, storage;
+  if (!delete_path.empty())
+    detail::parse_mosp_deletions(read_text(delete_path, bytes, storage), delete_path.string(), b);
+  if (!insert_path.empty())
+    detail::parse_mosp_insertions(read_text(insert_path, bytes, storage), insert_path.string(), b);
   return b;
 }
 
@@ -314,14 +338,14 @@ batch scale_weights(batch const& b, double scale)
 
 distance_array read_distances(std::filesystem::path const& path, dyng::weight_type weights)
 {
-  std::string storage;
-  return detail::parse_distances(read_text(path, storage), path.string(), weights);
+  std::string bytes, storage;
+  return detail::parse_distances(read_text(path, bytes, storage), path.string(), weights);
 }
 
 std::vector<vertex_t> read_parents(std::filesystem::path const& path)
 {
-  std::string storage;
-  return detail::parse_parents(read_text(path, storage), path.string());
+  std::string bytes, storage;
+  return detail::parse_parents(read_text(path, bytes, storage), path.string());
 }
 
 }  // namespace dyng::io

@@ -73,8 +73,9 @@ io::format format_from_name(std::string_view file_name) noexcept;
 
 /// The bytes of a file. @throws io_error naming the path and a remedy.
 std::string read_file(std::filesystem::path const& path);
-/// The text of `bytes`: itself, or its gzip decompression into `storage` (by magic bytes).
-std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage);
+/// The text of `bytes` as every reader sees it: itself, or its gzip decompression into `storage`
+/// (by magic bytes), less a leading UTF-8 byte order mark (EF BB BF).
+std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
 
 /// Parse a batch text (the CLI format) and the MOSP batch files into `b`.
 void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b);

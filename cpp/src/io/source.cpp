@@ -1,4 +1,5 @@
-// Getting text: whole files into memory, gzip by magic bytes, messages, format detection.
+// Getting text: whole files into memory, gzip by magic bytes, a leading byte order mark skipped,
+// messages, format detection.
 #include <zlib.h>
 
 #include <algorithm>
@@ -80,6 +81,8 @@ std::string read_file(std::filesystem::path const& path)
   return bytes;
 }
 
+namespace {
+
 std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage)
 {
   if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f ||
@@ -129,6 +132,17 @@ std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std
   }
   storage.resize(produced);
   return storage;
+}
+
+}  // namespace
+
+std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage)
+{
+  auto text = maybe_gunzip(bytes, name, storage);
+  // Excel and Notepad begin UTF-8 text with a byte order mark; it is no part of the first line.
+  constexpr std::string_view bom = "\xEF\xBB\xBF";
+  if (text.starts_with(bom)) text.remove_prefix(bom.size());
+  return text;
 }
 
 format format_from_name(std::string_view file) noexcept

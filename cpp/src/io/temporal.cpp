@@ -180,7 +180,7 @@ temporal_edge_list read_temporal_edge_list(std::filesystem::path const& path)
 temporal_edge_list read_temporal_edge_list_from_memory(std::string_view bytes, std::string_view name)
 {
   std::string storage;
-  auto const text = detail::maybe_gunzip(bytes, name, storage);
+  auto const text = detail::text_of(bytes, name, storage);
   return detail::parse_temporal_edge_list(text, name);
 }
 

@@ -176,6 +176,60 @@ TEST(IoRead, GzipIsDetectedByMagicBytesNotBySuffix)
   EXPECT_EQ(ab.deletions(), 2U);
 }
 
+TEST(IoRead, ByteOrderMarkIsSkippedInEveryTextFormat)
+{
+  std::string const bom = "\xEF\xBB\xBF";  // as Excel writes UTF-8 CSV
+  temp_dir tmp;
+  // The reported file: the mark made the first row a header, and the arc 0->1 was lost.
+  spit(tmp.path() / "bom.csv", bom + "0,1,5\n1,2,7\n");
+  auto const csv = io::read_graph(res, tmp.path() / "bom.csv");
+  EXPECT_EQ(arcs_of(csv.graph), (std::vector<arc>{{0, 1, {5}}, {1, 2, {7}}}));
+  EXPECT_EQ(csv.weight_names, std::vector<std::string>{"w0"});
+  // Every single-text format, by extension and by content (the sniffer sees the text after the mark).
+  io::read_options o;
+  o.tntp_columns = {"length"};
+  for (std::string const file : {"tiny.gr", "tiny.txt", "tiny.csv", "tiny.tsv", "tiny.mtx", "tiny_net.tntp"}) {
+    auto const text = bom + slurp(data_dir / file);
+    EXPECT_EQ(arcs_of(io::read_graph_from_memory(res, text, o, file).graph), tiny_arcs()) << file;
+    EXPECT_EQ(arcs_of(io::read_graph_from_memory(res, text, o).graph), tiny_arcs()) << file;
+  }
+  auto const pace = io::read_graph_from_memory(res, bom + slurp(data_dir / "tiny_pace.gr"), {}, "pace.gr");
+  EXPECT_EQ(arcs_of(pace.graph), arcs_of(io::read_graph(res, data_dir / "tiny_pace.gr").graph));
+  // The MOSP triplet: each of its files may carry the mark.
+  auto const dir = tmp.path() / "mosp";
+  fs::create_directories(dir);
+  for (auto const* name : {"graphCsrRowPtr.txt", "graphCsrColInd.txt", "graphCsrValues.txt"})
+    spit(dir / name, bom + slurp(data_dir / "tiny_mosp" / name));
+  EXPECT_EQ(arcs_of(io::read_graph(res, dir).graph), tiny_arcs());
+  // Batches: the CLI format (its first line is a comment) and the MOSP insert/delete files.
+  spit(tmp.path() / "tiny.batch", bom + slurp(data_dir / "tiny.batch"));
+  EXPECT_EQ(io::read_batch(tmp.path() / "tiny.batch", 1).deletions(), 1U);
+  EXPECT_EQ(io::read_batch_from_memory(bom + "- 0 1\n", 1, batch_semantics::set, 0, "m.batch").deletions(), 1U);
+  spit(tmp.path() / "insert.txt", bom + "0 1 5\n");
+  spit(tmp.path() / "delete.txt", bom + "1 2\n");
+  auto const mosp = io::read_mosp_batch(tmp.path() / "insert.txt", tmp.path() / "delete.txt", 1);
+  EXPECT_EQ(mosp.insertions(), 1U);
+  EXPECT_EQ(mosp.deletions(), 1U);
+  auto const mm = bom + "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n";
+  EXPECT_EQ(io::read_temporal_edge_list_from_memory(mm).num_arcs(), 1U);
+  // One mark, at the start only: a second is text, and an error naming its line.
+  EXPECT_EQ(io_error_of([&] { (void)io::read_graph_from_memory(res, bom + bom + "0 1\n", {}, "x.txt"); }),
+            "x.txt:1: expected '<u> <v> [<w>...]', got '\\xef\\xbb\\xbf0 1'");
+}
+
+TEST(IoRead, ByteOrderMarkInsideGzip)
+{
+  // `printf '\xEF\xBB\xBF0,1,5\n1,2,7\n' | gzip -n`: the mark is in the decompressed text.
+  std::string const gz("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x7b\xbf\x7b\xbf\x81\x8e\xa1\x8e\x29\x97\xa1\x8e"
+                       "\x91\x8e\x39\x17\x00\xef\x99\xaa\xaa\x0f\x00\x00\x00",
+                       35);
+  std::vector<arc> const arcs = {{0, 1, {5}}, {1, 2, {7}}};
+  temp_dir tmp;
+  spit(tmp.path() / "bom.csv.gz", gz);
+  EXPECT_EQ(arcs_of(io::read_graph(res, tmp.path() / "bom.csv.gz").graph), arcs);
+  EXPECT_EQ(arcs_of(io::read_graph_from_memory(res, gz).graph), arcs);  // sniffed as csv
+}
+
 TEST(IoRead, FormatFromNameAndContent)
 {
   EXPECT_EQ(io::format_from_path("x/NY.gr.gz"), io::format::dimacs);
@@ -194,6 +248,44 @@ TEST(IoRead, FormatFromNameAndContent)
   EXPECT_EQ(io::parse_format("mtx"), io::format::matrix_market);
   EXPECT_EQ(io::parse_format("nope"), std::nullopt);
   EXPECT_EQ(io::to_string(io::format::tntp), "tntp");
+}
+
+TEST(IoRead, MospTripletFileReadsItsDirectory)
+{
+  temp_dir tmp;
+  auto const dir = tmp.path() / "csr";
+  fs::create_directories(dir);
+  // 3 vertices, arcs 0->1 and 1->2, K = 2: the values file is also a valid SNAP edge list.
+  spit(dir / "graphCsrRowPtr.txt", "0\n1\n2\n2\n");
+  spit(dir / "graphCsrColInd.txt", "1\n2\n");
+  spit(dir / "graphCsrValues.txt", "3 4\n5 6\n");
+  std::vector<arc> const triplet = {{0, 1, {3, 4}}, {1, 2, {5, 6}}};
+  for (auto const* name : {"graphCsrRowPtr.txt", "graphCsrColInd.txt", "graphCsrValues.txt"}) {
+    EXPECT_EQ(io::format_from_path(dir / name), io::format::mosp_csr) << name;
+    auto const f = io::read_graph(res, dir / name);
+    EXPECT_EQ(f.format, io::format::mosp_csr) << name;
+    EXPECT_EQ(arcs_of(f.graph), triplet) << name;
+  }
+  // An explicit other format reads the named file alone.
+  io::read_options snap;
+  snap.format = io::format::snap;
+  auto const values = io::read_graph(res, dir / "graphCsrValues.txt", snap);
+  EXPECT_EQ(values.format, io::format::snap);
+  EXPECT_EQ(arcs_of(values.graph), (std::vector<arc>{{3, 4, {1}}, {5, 6, {1}}}));
+  io::read_options dimacs;
+  dimacs.format = io::format::dimacs;
+  auto const row_ptr = (dir / "graphCsrRowPtr.txt").string();
+  EXPECT_EQ(io_error_of([&] { (void)io::read_graph(res, row_ptr, dimacs); }),
+            row_ptr + ":1: expected 'p sp <n> <m>' or 'p tw <n> <m>', got '0'");
+  // A `.txt.gz` file of the triplet counts too (gzip goes by magic bytes, so plain text will do).
+  fs::rename(dir / "graphCsrValues.txt", dir / "graphCsrValues.txt.gz");
+  EXPECT_EQ(io::format_from_path(dir / "graphCsrValues.txt.gz"), io::format::mosp_csr);
+  EXPECT_EQ(arcs_of(io::read_graph(res, dir / "graphCsrValues.txt.gz").graph), triplet);
+  EXPECT_EQ(arcs_of(io::read_graph(res, row_ptr).graph), triplet);
+  // Without all three beside it, the name means nothing: the extension decides.
+  fs::remove(dir / "graphCsrColInd.txt");
+  EXPECT_EQ(io::format_from_path(dir / "graphCsrValues.txt.gz"), io::format::snap);
+  EXPECT_EQ(io::format_from_path(row_ptr), io::format::snap);
 }
 
 TEST(IoRead, PaceIsUndirectedAndUnweighted)

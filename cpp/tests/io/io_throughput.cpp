@@ -39,7 +39,7 @@ int main(int argc, char** argv)
     auto const t_read = best_seconds(repeats, [&] { bytes = io::detail::read_file(path); });
     std::string storage;
     std::string_view text;
-    auto const t_gunzip = best_seconds(repeats, [&] { text = io::detail::maybe_gunzip(bytes, path, storage); });
+    auto const t_gunzip = best_seconds(repeats, [&] { text = io::detail::text_of(bytes, path, storage); });
     auto f = io::format_from_path(path);
     if (f == io::format::automatic) f = io::detail::sniff_format(text);
     std::size_t arcs = 0;
@@ -51,7 +51,7 @@ int main(int argc, char** argv)
     std::printf("file %s: %.1f MB of text (%.1f MB on disk), format %s, %d vertices, %zu rows\n", path.c_str(), mb,
                 static_cast<double>(bytes.size()) / 1e6, std::string(io::to_string(f)).c_str(), n, arcs);
     std::printf("read bytes  %8.3f s\n", t_read);
-    if (text.data() != bytes.data()) std::printf("gunzip      %8.3f s  %7.1f MB/s of text\n", t_gunzip, mb / t_gunzip);
+    if (!storage.empty()) std::printf("gunzip      %8.3f s  %7.1f MB/s of text\n", t_gunzip, mb / t_gunzip);
     std::printf("parse       %8.3f s  %7.1f MB/s of text\n", t_parse, mb / t_parse);
     std::printf("read_graph  %8.3f s  %7.1f MB/s of text (all phases, graph build included)\n", t_all, mb / t_all);
   } catch (std::exception const& e) {

@@ -86,7 +86,8 @@ struct graph_file {
 };
 
 /// Reads a graph from a file, or from a directory holding the MOSP CSR triplet (each file may
-/// be gzip-compressed, as `name.txt` or `name.txt.gz`).
+/// be gzip-compressed, as `name.txt` or `name.txt.gz`; a path to one of them reads the triplet).
+/// Text may start with a UTF-8 byte order mark, which is skipped.
 /// @throws io_error (missing file, malformed text, count mismatch, id out of range, negative
 ///         weight); invalid_argument (bad options, e.g. k < 1, unknown TNTP column).
 [[nodiscard]] graph_file read_graph(resources const& res, std::filesystem::path const& path,
@@ -100,7 +101,8 @@ struct graph_file {
                                                 std::string_view name = "<memory>");
 
 /// The format `read_graph` would use for `path` with `format::automatic`, judged by its name
-/// only (a directory is mosp_csr); automatic when the extension is unknown.
+/// only (a directory, or a file of the triplet in a directory holding all three, is mosp_csr);
+/// automatic when the extension is unknown.
 [[nodiscard]] format format_from_path(std::filesystem::path const& path);
 
 /// Reads a batch in the text format of the CLI (docs/io.md): `+ u v w1..wk` inserts (weights
