@@ -9,10 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "dyng/core/error.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/io/io.hpp"
 
 namespace dyng::cli {
+
+/// Option checks with plain messages: CLI11's own words a range with the largest double, and an
+/// unsigned option takes "-1" as 2^64 - 1. at_least(n): a whole number >= n; non_negative_real:
+/// a finite number >= 0.
+CLI::Validator at_least(std::uint64_t least);
+CLI::Validator non_negative_real();
 
 /// Options every subcommand that reads a graph shares.
 struct graph_options {
@@ -39,9 +46,19 @@ struct backend_options {
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
 
 /// The batch of `--updates FILE` or `--insert FILE --delete FILE` when one is given (its weights
-/// scaled like the graph's under --weight-scale), with its description in `what`; else nullopt.
+/// scaled like the graph's under --weight-scale; absent edges skipped under --ignore-missing),
+/// with its description in `what`; else nullopt.
 std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
-                                std::string const& remove, int k, std::int64_t id_offset, std::string* what);
+                                std::string const& remove, int k, std::int64_t id_offset, bool ignore_missing,
+                                std::string* what);
+
+/// A rejected batch's message for the command line: where the batch came from, how the
+/// library's 0-based vertices map to file ids, and the flag that skips absent edges.
+std::string batch_context(invalid_argument const& e, std::string const& what, std::int64_t id_offset);
+
+/// Appends to a random batch's description how many changes it got when the graph had room
+/// for fewer than `asked` (no more deletions than edges, no more insertions than free pairs).
+void note_shortfall(batch const& b, std::size_t asked, std::string* what);
 
 /// The vertex of `--source` (a file id; negative: the file's first vertex).
 /// @throws invalid_argument naming the file ids the graph has.
@@ -87,6 +104,7 @@ struct sssp_options {
   std::int64_t source = -1;  // -1: the file's first vertex (id 0 after mapping)
   std::string objective = "all";
   std::string updates, insert, remove;
+  bool ignore_missing = false;
   std::size_t random = 0;
   double insert_fraction = 0.5;
   std::uint64_t seed = 1;
@@ -106,6 +124,7 @@ struct mosp_options {
   std::vector<int> objectives;        // empty: every weight column
   std::vector<std::int64_t> pref;     // empty: all 1
   std::string updates, insert, remove;
+  bool ignore_missing = false;
   std::size_t random = 0;
   double insert_fraction = 0.5;
   std::uint64_t seed = 1;

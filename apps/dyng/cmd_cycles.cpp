@@ -34,6 +34,13 @@ loaded load_graph(resources const& res, cycles_options const& o, double* ms)
     go.file = o.file;
     go.unit_weights = true;
     auto gf = load(res, go, nullptr);
+    if (gf.graph.duplicates() == duplicate_edges::keep) {
+      // A MOSP CSR keeps parallel arcs; cycles are counted over a simple digraph, so they merge.
+      auto const csr = gf.graph.to_csr();
+      gf.graph = graph::from_csr(res, csr.offsets, csr.targets, std::span<std::int32_t const>{},
+                                 {.directed = true, .duplicates = duplicate_edges::min_weight});
+      gf.description += "; parallel arcs merged";
+    }
     *ms = elapsed_ms(start);
     return {std::move(gf.graph), {}, gf.id_offset, gf.description};
   }
@@ -57,6 +64,20 @@ batch map_batch(batch const& in, loaded const& l, missing_edge policy)
   };
   batch out(1, batch_semantics::set, policy);
   for (std::size_t i = 0; i < in.deletions(); ++i) out.erase(vertex(in.erase_src()[i]), vertex(in.erase_dst()[i]));
+  if (policy == missing_edge::error) {
+    // Checked here, so that the message names file ids and this command's flag (the library's
+    // names vertices and its policy).
+    auto const csr = l.g.to_csr();
+    auto const shown = [&](vertex_t id) { return std::int64_t{id} + (l.ids.empty() ? l.id_offset : 0); };  // file id
+    for (std::size_t i = 0; i < out.deletions(); ++i) {
+      auto const u = static_cast<std::size_t>(out.erase_src()[i]);
+      auto const first = csr.targets.begin() + csr.offsets[u], last = csr.targets.begin() + csr.offsets[u + 1];
+      if (std::find(first, last, out.erase_dst()[i]) == last)
+        throw invalid_argument("--updates: deletion " + std::to_string(i) + " of edge (" +
+                               std::to_string(shown(in.erase_src()[i])) + ", " + std::to_string(shown(in.erase_dst()[i])) +
+                               "): the graph has no such edge; remove it, or pass --ignore-missing");
+    }
+  }
   for (std::size_t i = 0; i < in.insertions(); ++i) out.insert(vertex(in.insert_src()[i]), vertex(in.insert_dst()[i]), 1.0);
   return out;
 }
@@ -115,6 +136,12 @@ int run_cycles(cycles_options const& o)
   double load_ms = 0;
   auto l = load_graph(res, o, &load_ms);
   auto& g = l.g;
+  // A simple cycle has at most n vertices, and the histogram has k + 1 entries: a k far beyond
+  // n only costs memory.
+  if (o.k > std::max(g.num_vertices(), 2))
+    throw invalid_argument("-k " + std::to_string(o.k) + ": longer than any cycle of this graph of " +
+                           std::to_string(g.num_vertices()) + " vertices; use -k " +
+                           std::to_string(std::max(g.num_vertices(), 2)) + " or -k -1 (no bound)");
   cycle_count::params const p{.k = o.k};
 
   auto start = std::chrono::steady_clock::now();
@@ -131,7 +158,11 @@ int run_cycles(cycles_options const& o)
     auto const policy = o.ignore_missing ? missing_edge::ignore : missing_edge::error;
     start = std::chrono::steady_clock::now();
     batch b = [&] {
-      if (!o.updates.empty()) return map_batch(io::read_batch(o.updates, 1, batch_semantics::set, 0), l, policy);
+      if (!o.updates.empty()) {
+        // Compacted edge lists map their ids in map_batch; the other formats shift them (DIMACS: 1-based).
+        auto const offset = l.ids.empty() ? l.id_offset : 0;
+        return map_batch(io::read_batch(o.updates, 1, batch_semantics::set, offset), l, policy);
+      }
       cycle_count::generator_options go{.deletions = o.deletes, .insertions = o.inserts, .seed = o.batch_seed};
       if (o.locality > 0) go.window = o.locality;
       return cycle_count::generate_batch(g, go);

@@ -15,10 +15,12 @@ namespace {
 
 batch make_batch(mosp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
 {
-  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, what)) return std::move(*b);
+  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what)) return std::move(*b);
   *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
           ", seed " + std::to_string(o.seed);
-  return random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed});
+  auto b = random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed});
+  note_shortfall(b, o.random, what);
+  return b;
 }
 
 std::string joined(auto const& values)
@@ -91,8 +93,7 @@ int run_mosp(mosp_options const& o)
       try {
         dyng::update(res, copy, b, trial);
       } catch (invalid_argument const& e) {
-        throw invalid_argument("batch " + what + ": " + e.what() + " (file id = vertex + " +
-                               std::to_string(gf.id_offset) + ")");
+        throw invalid_argument(batch_context(e, what, gf.id_offset));
       }
       update_ms.push_back(elapsed_ms(start));
       if (last) {

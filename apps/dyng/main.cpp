@@ -21,19 +21,22 @@ int main(int argc, char** argv)
   auto* s = app.add_subcommand("sssp", "Single-source shortest paths: compute, apply a batch, update");
   sssp.graph.add_to(*s);
   sssp.backend.add_to(*s);
-  s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex)");
+  s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
   auto* upd = s->add_option("--updates", sssp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines");
   auto* ins = s->add_option("--insert", sssp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete");
   auto* del = s->add_option("--delete", sssp.remove, "MOSP delete.txt (u v), with --insert");
-  auto* rnd = s->add_option("--random", sssp.random, "A random batch of N changes");
+  s->add_flag("--ignore-missing", sssp.ignore_missing,
+              "Skip deletions and weight changes of absent edges in --updates (default: error)");
+  auto* rnd = s->add_option("--random", sssp.random, "A random batch of N changes")->check(at_least(0));
   s->add_option("--insert-fraction", sssp.insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
-  s->add_option("--seed", sssp.seed, "Seed of --random");
-  s->add_option("--locality", sssp.locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)");
+  s->add_option("--seed", sssp.seed, "Seed of --random")->check(at_least(0));
+  s->add_option("--locality", sssp.locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
+      ->check(at_least(0));
   s->add_option("--strategy", sssp.strategy, "Update strategy")->check(CLI::IsMember({"auto", "incremental", "recompute"}));
   s->add_option("--engine", sssp.engine, "CUDA engine (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
-  s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(CLI::PositiveNumber);
+  s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");
   s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory");
@@ -47,10 +50,10 @@ int main(int argc, char** argv)
   mosp.graph.add_to(*mp);
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   mp->add_option("--tntp-columns", mosp.graph.tntp_columns, "TNTP link columns used as objectives "
                  "(default: free_flow_time,length)")->delimiter(',');
-  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex)");
+  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
       ->delimiter(',');
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
@@ -58,12 +61,14 @@ int main(int argc, char** argv)
   auto* mupd = mp->add_option("--updates", mosp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines");
   auto* mins = mp->add_option("--insert", mosp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete");
   auto* mdel = mp->add_option("--delete", mosp.remove, "MOSP delete.txt (u v), with --insert");
-  auto* mrnd = mp->add_option("--random", mosp.random, "A random batch of N changes");
+  mp->add_flag("--ignore-missing", mosp.ignore_missing,
+               "Skip deletions and weight changes of absent edges in --updates (default: error)");
+  auto* mrnd = mp->add_option("--random", mosp.random, "A random batch of N changes")->check(at_least(0));
   mp->add_option("--insert-fraction", mosp.insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
-  mp->add_option("--seed", mosp.seed, "Seed of --random");
+  mp->add_option("--seed", mosp.seed, "Seed of --random")->check(at_least(0));
   mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch")
       ->check(CLI::IsMember({"incremental", "rebuild"}));
-  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(CLI::PositiveNumber);
+  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
   mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory");
@@ -77,11 +82,13 @@ int main(int argc, char** argv)
   cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)");
   cycles.backend.add_to(*cy);
   cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required();
-  auto* cdel = cy->add_option("--deletes", cycles.deletes, "Generated batch: deletions (the original's generator)");
-  auto* cins = cy->add_option("--inserts", cycles.inserts, "Generated batch: insertions");
-  auto* cseed = cy->add_option("--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)");
+  auto* cdel = cy->add_option("--deletes", cycles.deletes, "Generated batch: deletions (the original's generator)")
+                   ->check(at_least(0));
+  auto* cins = cy->add_option("--inserts", cycles.inserts, "Generated batch: insertions")->check(at_least(0));
+  auto* cseed = cy->add_option("--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)")
+                    ->check(at_least(0));
   auto* cloc = cy->add_option("--batch-locality", cycles.locality, "Generated batch within a window of W consecutive ids")
-                   ->check(CLI::PositiveNumber);
+                   ->check(at_least(1));
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)");
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
   cy->add_flag("--compare-recompute", cycles.compare_recompute, "Recount after the update, compare (exit 1 if they differ)");
@@ -89,9 +96,15 @@ int main(int argc, char** argv)
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout");
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
                  "by length, then ids) on stdout or in the JSON")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cupd->excludes(cdel)->excludes(cins)->excludes(cseed)->excludes(cloc);
 
+  // CLI11 calls a mistyped subcommand "A subcommand is required": name it and the right ones.
+  auto const named = [&](CLI::App* sub) { return sub->get_name() == argv[1]; };
+  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
+    std::fprintf(stderr, "dyng: unknown subcommand '%s'; one of: info, sssp, mosp, cycles (dyng --help)\n", argv[1]);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (CLI::ParseError const& e) {

@@ -2,6 +2,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -41,24 +44,88 @@ std::string json_string(std::string const& s)
 {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
+    auto const u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
       out += "\\n";
-      continue;
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20) {  // the other control characters, which JSON strings may not hold raw
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out += buf;
+    } else {
+      out += c;
     }
-    out += c;
   }
   return out + "\"";
 }
 
-std::string number(double x)
+/// Counts exactly (a vertex count of 1234567 must not read 1.23457e+06), other values to six
+/// significant digits; JSON has no infinity or NaN, so those are null there.
+std::string number(double x, bool json)
 {
+  if (!std::isfinite(x)) {
+    if (json) return "null";
+    return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+  }
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
+  if (x == std::trunc(x) && std::fabs(x) < 0x1p53)
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+  else
+    std::snprintf(buf, sizeof buf, "%.6g", x);
   return buf;
 }
 
+/// The same rows under another missing-edge policy.
+batch with_policy(batch const& in, missing_edge policy)
+{
+  auto const k = static_cast<std::size_t>(in.k());
+  batch out(in.k(), in.semantics(), policy);
+  for (std::size_t j = 0; j < in.deletions(); ++j) out.erase(in.erase_src()[j], in.erase_dst()[j]);
+  std::size_t ni = 0, nc = 0;
+  for (auto const change : in.upsert_order()) {
+    if (change != 0) {
+      out.set_weights(in.change_src()[nc], in.change_dst()[nc], in.change_weights().subspan(nc * k, k));
+      ++nc;
+    } else {
+      out.insert(in.insert_src()[ni], in.insert_dst()[ni], in.insert_weights().subspan(ni * k, k));
+      ++ni;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+CLI::Validator at_least(std::uint64_t least)
+{
+  return CLI::Validator(
+      [least](std::string& s) -> std::string {
+        std::uint64_t v = 0;
+        auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec == std::errc::result_out_of_range) return "'" + s + "' is too large";
+        if (ec != std::errc() || end != s.data() + s.size() || v < least)
+          return "expected a whole number of at least " + std::to_string(least) + ", got '" + s + "'";
+        return {};
+      },
+      "UINT", "at_least");
+}
+
+CLI::Validator non_negative_real()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        double const v = std::strtod(s.c_str(), &end);
+        if (end == s.c_str() || *end != '\0' || !std::isfinite(v) || v < 0)
+          return "expected a finite number of at least 0, got '" + s + "'";
+        return {};
+      },
+      "FLOAT", "non_negative_real");
+}
 
 void graph_options::add_to(CLI::App& app)
 {
@@ -66,20 +133,21 @@ void graph_options::add_to(CLI::App& app)
   app.add_option("--format", format, "Input format")
       ->check(CLI::IsMember({"auto", "gr", "edges", "snap", "mtx", "csv", "tntp", "csr"}));
   app.add_option("--weights-seed", weight_seed,
-                 "Seed of the weights given to unweighted inputs (uniform integers in 1..100)");
+                 "Seed of the weights given to unweighted inputs (uniform integers in 1..100)")
+      ->check(at_least(0));
   app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
   app.add_option("--weight-scale", weight_scale,
                  "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
                  "TNTP times to a hundredth: float-weighted inputs then run on --backend cuda (0: off)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_real());
 }
 
 void backend_options::add_to(CLI::App& app)
 {
   app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp", "cuda"}));
-  app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(CLI::NonNegativeNumber);
-  app.add_option("--threads", threads, "OpenMP threads (0: OpenMP's default)")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(at_least(0));
+  app.add_option("--threads", threads, "OpenMP threads (0: OpenMP's default)")->check(at_least(0));
 }
 
 resources backend_options::make() const
@@ -129,7 +197,8 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
 }
 
 std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
-                                std::string const& remove, int k, std::int64_t id_offset, std::string* what)
+                                std::string const& remove, int k, std::int64_t id_offset, bool ignore_missing,
+                                std::string* what)
 {
   std::optional<batch> b;
   if (!updates.empty()) {
@@ -139,6 +208,10 @@ std::optional<batch> file_batch(graph_options const& o, std::string const& updat
     *what = insert + " + " + remove + " (MOSP rules)";
     b = io::read_mosp_batch(insert, remove, k);
   }
+  if (b && ignore_missing) {
+    b = with_policy(*b, missing_edge::ignore);
+    *what += ", absent edges skipped";
+  }
   if (b && o.weight_scale > 0) {
     b = io::scale_weights(*b, o.weight_scale);
     std::ostringstream scale;
@@ -146,6 +219,22 @@ std::optional<batch> file_batch(graph_options const& o, std::string const& updat
     *what += ", weights times " + scale.str();
   }
   return b;
+}
+
+std::string batch_context(invalid_argument const& e, std::string const& what, std::int64_t id_offset)
+{
+  std::string const message = e.what();
+  bool const absent = message.find("does not exist") != std::string::npos;
+  return "batch " + what + ": " + message + " (file id = vertex + " + std::to_string(id_offset) + ")" +
+         (absent ? "; --ignore-missing skips absent edges" : "");
+}
+
+void note_shortfall(batch const& b, std::size_t asked, std::string* what)
+{
+  auto const made = b.insertions() + b.deletions();
+  if (made < asked)
+    *what += "; only " + std::to_string(made) + " made (" + std::to_string(b.insertions()) + " insertions, " +
+             std::to_string(b.deletions()) + " deletions): the graph has no room for more";
 }
 
 timing summarize(std::vector<double> ms)
@@ -170,16 +259,17 @@ void report::add_raw(std::string const& key, std::string const& json) { json_fie
 
 void report::add_number(std::string const& key, double value, std::string const& unit)
 {
-  text_.emplace_back(key, number(value) + (unit.empty() ? "" : " " + unit));
-  json_fields_.emplace_back(key, number(value));
+  text_.emplace_back(key, number(value, false) + (unit.empty() ? "" : " " + unit));
+  json_fields_.emplace_back(key, number(value, true));
 }
 
 void report::add_timing(std::string const& key, timing const& t)
 {
-  std::string text = number(t.min_ms) + " ms";
-  if (t.trials > 1) text += " (min of " + std::to_string(t.trials) + ", median " + number(t.median_ms) + " ms)";
+  std::string text = number(t.min_ms, false) + " ms";
+  if (t.trials > 1)
+    text += " (min of " + std::to_string(t.trials) + ", median " + number(t.median_ms, false) + " ms)";
   text_.emplace_back(key, text);
-  json_fields_.emplace_back(key, "{\"min_ms\": " + number(t.min_ms) + ", \"median_ms\": " + number(t.median_ms) +
+  json_fields_.emplace_back(key, "{\"min_ms\": " + number(t.min_ms, true) + ", \"median_ms\": " + number(t.median_ms, true) +
                                      ", \"trials\": " + std::to_string(t.trials) + "}");
 }
 

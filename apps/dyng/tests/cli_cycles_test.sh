@@ -76,7 +76,7 @@ expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }
 # Errors: message and exit code, nothing printed on stdout.
 printf -- '- 2 1\n' >"$tmp/absent.txt"
-expect_exit 1 "dyng: error: .*does not exist" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt"
+expect_exit 1 "dyng: error: --updates: deletion 0 of edge \\(2, 1\\): the graph has no such edge; remove it, or pass --ignore-missing" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt"
 check "ignore missing" "$dyng" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt" --ignore-missing
 printf -- '+ 1 999\n' >"$tmp/unknown.txt"
 expect_exit 1 "dyng: error: .*vertex id 999 is not in the graph" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/unknown.txt"
@@ -85,6 +85,17 @@ expect_exit 1 "dyng: error: .*glued_token.txt:2: expected" cycles "$data/errors/
 expect_exit 1 "dyng: error: .*500 deletions asked" cycles "$data/parser/tudataset_A.txt" -k 3 --deletes 500
 expect_exit 2 "" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/b.txt" --deletes 2
 expect_exit 2 "" cycles "$data/generator/ring40.txt"
+expect_exit 1 "dyng: error: -k 50: longer than any cycle of this graph of 40 vertices; use -k 40 or -k -1" cycles "$data/generator/ring40.txt" -k 50
+# A DIMACS graph's batch file is in its 1-based ids: deleting 1 -> 2 breaks the triangle and the 2-cycle.
+printf 'p sp 3 4\na 1 2 1\na 2 3 1\na 3 1 1\na 2 1 1\n' >"$tmp/tri.gr"
+printf -- '- 1 2\n' >"$tmp/cut.txt"
+check "dimacs ids" "$dyng" cycles "$tmp/tri.gr" -k 3 --updates "$tmp/cut.txt" --compare-recompute --json
+if command -v python3 >/dev/null; then
+  cp "$tmp/out" "$tmp/tri.json"
+  check "dimacs ids json" python3 -c "import json; d=json.load(open('$tmp/tri.json')); assert d['prior_histogram']=={'2':1,'3':1} and d['histogram']=={} and d['arcs']==3"
+fi
+# A MOSP CSR directory keeps parallel arcs; cycles merge them.
+check "mosp csr" "$dyng" cycles "$data/../mosp_graph_io/r05" -k 3
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

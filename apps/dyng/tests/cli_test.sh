@@ -70,7 +70,34 @@ expect_exit 1 "dyng: error: --source 0" sssp --source 0
 expect_exit 2 "" sssp --bogus
 expect_exit 2 "" sssp --backend gpu
 expect_exit 2 "" sssp --random 5 --updates "$tmp/batch.txt"
-expect_exit 2 "" frobnicate
+expect_exit 2 "unknown subcommand 'frobnicate'" frobnicate
+# Numbers: unsigned options refuse negative values, ranges are worded plainly, --objective whole.
+expect_exit 2 "--random: expected a whole number of at least 0, got '-1'" sssp --random -1
+expect_exit 2 "--repeat: expected a whole number of at least 1, got '0'" sssp --repeat 0
+expect_exit 2 "--source: expected a whole number of at least 0" sssp --source -7
+expect_exit 2 "--weight-scale: expected a finite number of at least 0, got 'nan'" sssp --weight-scale nan
+expect_exit 1 "dyng: error: --objective 0abc" sssp --objective 0abc
+# A small graph: counts printed exactly, "reached" after the batch, a random batch that cannot
+# be as large as asked says so, absent edges refused with the flag that skips them.
+printf 'p sp 1234567 1\na 1 1234567 3\n' >"$tmp/wide.gr"
+check "exact counts" "$dyng" info "$tmp/wide.gr"
+grep -qE "^vertices +1234567$" "$tmp/out" || { echo "FAIL: exact counts"; failures=$((failures + 1)); }
+printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$tmp/path.gr"
+printf -- '- 1 2\n' >"$tmp/cut.txt"
+check "reached after the batch" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/cut.txt"
+grep -qE "^reached +1 vertices$" "$tmp/out" || { echo "FAIL: reached after the batch"; failures=$((failures + 1)); }
+check "random shortfall" "$dyng" sssp "$tmp/path.gr" --random 1000
+grep -q "only 6 made (4 insertions, 2 deletions)" "$tmp/out" || { echo "FAIL: random shortfall"; failures=$((failures + 1)); }
+printf -- '- 2 1\n' >"$tmp/absent.txt"
+expect_exit 1 "does not exist.*--ignore-missing skips absent edges" sssp "$tmp/path.gr" --updates "$tmp/absent.txt"
+check "ignore missing" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/absent.txt" --ignore-missing --verify
+# JSON strings escape control characters (a tab in a file name).
+printf '0 1\n1 0\n' >"$tmp/tab$(printf '\t')name.txt"
+check "json escapes" "$dyng" cycles "$tmp/tab$(printf '\t')name.txt" -k 2 --json
+if command -v python3 >/dev/null; then
+  cp "$tmp/out" "$tmp/tab.json"
+  check "json escapes parse" python3 -c "import json; d=json.load(open('$tmp/tab.json')); assert 'tab\tname' in d['file'] and d['histogram']=={'2':1}"
+fi
 
 # dyng mosp on fixture r05 (K = 2): the per-objective files byte for byte against the original's,
 # the combinedGraph/ files present and one line per vertex; errors name the parameter.

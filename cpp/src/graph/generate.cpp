@@ -95,7 +95,15 @@ batch random_batch(graph const& g, random_batch_options const& o)
     return pool.empty() ? static_cast<vertex_t>(rng.below(n)) : pool[static_cast<std::size_t>(rng.below(pool.size()))];
   };
   auto const span = static_cast<std::uint64_t>(o.max_weight - o.min_weight) + 1;
-  for (std::size_t i = 0, tries = 0; i < inserts && n > 1 && tries < 20 * inserts + 100; ++tries) {
+  // Stop at the pairs the pool has room for, or a small saturated graph would draw until the
+  // bound on tries (20 per insertion asked) ran out.
+  std::size_t existing = 0;
+  for (auto const& [u, v] : edges) existing += u != v;
+  auto const pool_size = pool.empty() ? static_cast<std::size_t>(n) : pool.size();
+  auto const pairs = pool_size * (pool_size - std::min<std::size_t>(pool_size, 1)) / (g.directed() ? 1 : 2);
+  auto const room = pairs - std::min(pairs, existing);
+  auto const wanted = std::min(inserts, room);
+  for (std::size_t i = 0, tries = 0; i < wanted && n > 1 && tries < 20 * inserts + 100; ++tries) {
     vertex_t u = draw();
     vertex_t v = draw();
     if (!g.directed() && v < u) std::swap(u, v);

@@ -24,7 +24,8 @@ struct random_batch_options {
 
 /// Deletions are distinct existing edges (each undirected edge once); insertions are new
 /// edges u -> v (u != v) between distinct endpoints, each at most once, drawn by rejection (a
-/// bounded number of tries: a dense graph may get fewer insertions than asked).
+/// bounded number of tries: a dense graph may get fewer insertions than asked, and a graph gets
+/// no more deletions than it has edges nor more insertions than it has free pairs).
 /// @throws invalid_argument if insert_fraction is outside [0, 1] or the weights are invalid.
 [[nodiscard]] batch random_batch(graph const& g, random_batch_options const& opts);
 
