@@ -97,7 +97,7 @@ class report {
   std::vector<std::pair<std::string, std::string>> json_fields_;
 };
 
-int run_info(graph_options const& g);
+int run_info(graph_options const& g, bool json);
 struct sssp_options {
   graph_options graph;
   backend_options backend;

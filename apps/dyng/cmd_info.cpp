@@ -6,7 +6,7 @@
 
 namespace dyng::cli {
 
-int run_info(graph_options const& o)
+int run_info(graph_options const& o, bool json)
 {
   auto res = resources::sequential();
   double load_ms = 0;
@@ -20,7 +20,7 @@ int run_info(graph_options const& o)
     max_degree = std::max(max_degree, d);
     isolated += d == 0;
   }
-  report r(false);
+  report r(json);
   r.add("file", gf.description);
   r.add("format", std::string(io::to_string(gf.format)));
   r.add_number("vertices", g.num_vertices());

@@ -16,6 +16,8 @@ int main(int argc, char** argv)
   graph_options info_graph;
   auto* info = app.add_subcommand("info", "Describe a graph file (default: the bundled road network)");
   info_graph.add_to(*info);
+  bool info_json = false;
+  info->add_flag("--json", info_json, "Print one JSON object instead of a table");
 
   sssp_options sssp;
   auto* s = app.add_subcommand("sssp", "Single-source shortest paths: compute, apply a batch, update");
@@ -51,8 +53,6 @@ int main(int argc, char** argv)
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
       ->check(at_least(1));
-  mp->add_option("--tntp-columns", mosp.graph.tntp_columns, "TNTP link columns used as objectives "
-                 "(default: free_flow_time,length)")->delimiter(',');
   mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
       ->delimiter(',');
@@ -112,7 +112,7 @@ int main(int argc, char** argv)
     return code == 0 ? 0 : 2;
   }
   try {
-    if (*info) return run_info(info_graph);
+    if (*info) return run_info(info_graph, info_json);
     if (*mp) return run_mosp(mosp);
     if (*cy) return run_cycles(cycles);
     return run_sssp(sssp);

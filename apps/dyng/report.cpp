@@ -137,6 +137,8 @@ void graph_options::add_to(CLI::App& app)
       ->check(at_least(0));
   app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
+  app.add_option("--tntp-columns", tntp_columns, "TNTP link columns used as weights, e.g. length,toll "
+                 "(default: free_flow_time,length)")->delimiter(',');
   app.add_option("--weight-scale", weight_scale,
                  "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
                  "TNTP times to a hundredth: float-weighted inputs then run on --backend cuda (0: off)")

@@ -82,6 +82,14 @@ expect_exit 1 "dyng: error: --objective 0abc" sssp --objective 0abc
 printf 'p sp 1234567 1\na 1 1234567 3\n' >"$tmp/wide.gr"
 check "exact counts" "$dyng" info "$tmp/wide.gr"
 grep -qE "^vertices +1234567$" "$tmp/out" || { echo "FAIL: exact counts"; failures=$((failures + 1)); }
+check "info json" "$dyng" info "$tmp/wide.gr" --json
+if command -v python3 >/dev/null; then
+  cp "$tmp/out" "$tmp/info.json"
+  check "info json parses" python3 -c "import json; d=json.load(open('$tmp/info.json')); assert d['vertices']==1234567 and d['arcs']==1"
+fi
+# Any TNTP link columns, in every subcommand that reads a graph.
+check "tntp columns" "$dyng" sssp "$data/io/tiny_net.tntp" --tntp-columns length --verify
+grep -q "weights from the file (1 column" "$tmp/out" || { echo "FAIL: tntp columns"; cat "$tmp/out"; failures=$((failures + 1)); }
 printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$tmp/path.gr"
 printf -- '- 1 2\n' >"$tmp/cut.txt"
 check "reached after the batch" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/cut.txt"
