@@ -35,9 +35,11 @@ class result_base {
 
   /// The family's name, for messages ("sssp").
   [[nodiscard]] virtual std::string_view family() const noexcept = 0;
-  /// Family-specific checks of a batch before anything changes (the graph checks ids, weights
-  /// and existence itself). Throws invalid_argument to refuse it.
-  virtual void check_batch(graph const& g, batch const& b) const;
+  /// Family-specific checks before anything changes: of the batch (the graph checks ids,
+  /// weights and existence itself), and that `res` can update the result (placement, an engine
+  /// for its parameters), so that a refusal leaves the graph and every result as they were.
+  /// Throws (invalid_argument, not_supported) to refuse.
+  virtual void check_update(resources const& res, graph const& g, batch const& b) const;
   /// Brings the result up to date after `g` committed a batch; `g.impl().last_changes` holds
   /// what changed. Called once per commit, in the order the results were passed.
   virtual void apply_changes(resources const& res, graph const& g) = 0;

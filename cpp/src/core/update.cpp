@@ -19,7 +19,7 @@ void result_base::expect_current(graph const& g, std::string_view what) const
                        "); commit batches through dyng::update with every result, or recompute it");
 }
 
-void result_base::check_batch(graph const&, batch const&) const {}
+void result_base::check_update(resources const&, graph const&, batch const&) const {}
 
 namespace detail {
 
@@ -32,7 +32,7 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
       DYNG_EXPECTS(results[j] != results[i], "dyng::update: result " + std::to_string(i) +
                                                  " is passed twice; pass each result once");
     results[i]->expect_current(g, "dyng::update");
-    results[i]->check_batch(g, b);
+    results[i]->check_update(res, g, b);
   }
   auto const stats = g.commit(res, b);
   for (auto* r : results) r->apply_changes(res, g);

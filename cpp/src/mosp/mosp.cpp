@@ -382,9 +382,11 @@ result::cost_array const& result::cost_data() const
   return costs_;
 }
 
-void result::check_batch(graph const& g, batch const& b) const
+void result::check_update(resources const& res, graph const& g, batch const& b) const
 {
-  for (auto const& t : trees_) t.check_batch(g, b);
+  for (auto const& t : trees_) t.check_update(res, g, b);
+  // The combined tree is updated with these resources too, on a batch derived later.
+  combined_tree_.check_update(res, combined_, batch(combined_.k(), batch_semantics::mosp));
 }
 
 template <class D>

@@ -127,8 +127,10 @@ result result::clone() const
   return copy;
 }
 
-void result::check_batch([[maybe_unused]] graph const& g, [[maybe_unused]] batch const& b) const
+void result::check_update(resources const& res, graph const& g, [[maybe_unused]] batch const& b) const
 {
+  check_placement(res, g, "sssp::update");
+  (void)detail::choose(res, g.impl(), params_);  // an engine for these resources, or not_supported
 #if defined(DYNG_HAVE_CUDA)
   if (device_) detail::cuda_check_batch(*device_, g.impl(), b);
 #endif

@@ -133,6 +133,28 @@ TEST(Sssp, PinnedEngineMustMatchTheBackend)
   EXPECT_EQ(r.last_stats().engine, "sssp.omp.nearfar");
 }
 
+TEST(Sssp, UpdateRefusedForItsEngineChangesNothing)
+{
+  // A result pinned to the sequential engine, updated with OpenMP resources together with one
+  // that could be: refused before the commit, so the graph and both results stay as they were.
+  if (!openmp_available()) GTEST_SKIP();
+  auto seq = resources::sequential();
+  auto g = line_graph(seq, {0, 1}, {1, 2}, {1, 1}, 3);
+  auto free = sssp::compute(seq, g, {.source = 0});
+  auto pinned = sssp::compute(seq, g, {.source = 0, .engine = "sssp.seq.dijkstra"});
+  batch b;
+  b.erase(0, 1);
+  auto const version = g.version();
+  EXPECT_THROW(dyng::update(resources::openmp(2), g, b, free, pinned), not_supported);
+  EXPECT_EQ(g.version(), version);
+  EXPECT_EQ(g.num_edges(), 2);
+  EXPECT_TRUE(free.is_current(g));
+  EXPECT_TRUE(pinned.is_current(g));
+  EXPECT_EQ(free.distances<std::int64_t>()[2], 2);
+  dyng::update(seq, g, b, free, pinned);  // the right resources still update both
+  EXPECT_EQ(pinned.distances<std::int64_t>()[2], sssp::infinity<std::int64_t>());
+}
+
 TEST(Sssp, StrategyIsReportedAndSelectable)
 {
   for (auto const& [name, res] : cpu_backends()) {

@@ -116,7 +116,7 @@ class result final : public result_base {
 
   [[nodiscard]] std::string_view family() const noexcept override { return "mosp"; }
   /// The trees' checks (CUDA: batch weights must fit the packed device keys).
-  void check_batch(graph const& g, batch const& b) const override;
+  void check_update(resources const& res, graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;

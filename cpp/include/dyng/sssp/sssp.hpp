@@ -97,7 +97,7 @@ class result final : public result_base {
   [[nodiscard]] result clone() const;
 
   [[nodiscard]] std::string_view family() const noexcept override { return "sssp"; }
-  void check_batch(graph const& g, batch const& b) const override;
+  void check_update(resources const& res, graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
