@@ -136,12 +136,6 @@ int run_cycles(cycles_options const& o)
   double load_ms = 0;
   auto l = load_graph(res, o, &load_ms);
   auto& g = l.g;
-  // A simple cycle has at most n vertices, and the histogram has k + 1 entries: a k far beyond
-  // n only costs memory.
-  if (o.k > std::max(g.num_vertices(), 2))
-    throw invalid_argument("-k " + std::to_string(o.k) + ": longer than any cycle of this graph of " +
-                           std::to_string(g.num_vertices()) + " vertices; use -k " +
-                           std::to_string(std::max(g.num_vertices(), 2)) + " or -k -1 (no bound)");
   cycle_count::params const p{.k = o.k};
 
   auto start = std::chrono::steady_clock::now();

@@ -70,7 +70,8 @@ def test_counts_match_networkx_simple_cycles(data: st.DataObject) -> None:
     arcs = random_digraph(n, rng)
     res = RESOURCES[seed % 2]()
     r = dyng.cycle_count.compute(build(n, arcs, res), k, resources=res)
-    assert r.histogram.tolist() == nx_histogram(as_nx(n, arcs), k, k + 1), f"seed {seed}"
+    # Lengths up to k, or up to n when k is larger: no simple cycle is longer.
+    assert r.histogram.tolist() == nx_histogram(as_nx(n, arcs), k, min(k, max(2, n)) + 1), f"seed {seed}"
 
 
 @settings(max_examples=40, deadline=None)
@@ -97,7 +98,8 @@ def test_update_equals_recount_and_networkx(data: st.DataObject) -> None:
         dyng.update(g, b, results=[r], resources=res)
         fresh = dyng.cycle_count.compute(g, k, resources=res)
         assert r.histogram.tolist() == fresh.histogram.tolist(), f"seed {seed} step {step}"
-        assert r.histogram.tolist() == nx_histogram(as_nx(n, arcs), k, k + 1), f"seed {seed} step {step}"
+        size = min(k, max(2, n)) + 1
+        assert r.histogram.tolist() == nx_histogram(as_nx(n, arcs), k, size), f"seed {seed} step {step}"
     assert dyng.cycle_count.verify(r) == ""
 
 

@@ -85,7 +85,8 @@ expect_exit 1 "dyng: error: .*glued_token.txt:2: expected" cycles "$data/errors/
 expect_exit 1 "dyng: error: .*500 deletions asked" cycles "$data/parser/tudataset_A.txt" -k 3 --deletes 500
 expect_exit 2 "" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/b.txt" --deletes 2
 expect_exit 2 "" cycles "$data/generator/ring40.txt"
-expect_exit 1 "dyng: error: -k 50: longer than any cycle of this graph of 40 vertices; use -k 40 or -k -1" cycles "$data/generator/ring40.txt" -k 50
+check "k beyond n" "$dyng" cycles "$data/generator/ring40.txt" -k 2147483647
+same "k beyond n text" "$tmp/out" "$(printf '# cycle_size, num_of_cycles\n40, 1\nTotal, 1')"
 # A DIMACS graph's batch file is in its 1-based ids: deleting 1 -> 2 breaks the triangle and the 2-cycle.
 printf 'p sp 3 4\na 1 2 1\na 2 3 1\na 3 1 1\na 2 1 1\n' >"$tmp/tri.gr"
 printf -- '- 1 2\n' >"$tmp/cut.txt"

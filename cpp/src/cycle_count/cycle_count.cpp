@@ -14,10 +14,12 @@
 namespace dyng::cycle_count {
 namespace {
 
-/// The histogram's largest index: k, or n (the longest simple cycle) when unbounded.
+/// The histogram's largest index: k, or n (the longest simple cycle) when unbounded or when k is
+/// larger (entries past n would be zeros, and a k of 2^31 - 1 would ask for 16 GB of them).
 int max_length(graph const& g, params const& p)
 {
-  return p.k == unbounded ? std::max<int>(2, g.num_vertices()) : p.k;
+  int const longest = std::max<int>(2, g.num_vertices());
+  return p.k == unbounded ? longest : std::min(p.k, longest);
 }
 
 void check_params(params const& p, char const* what)
@@ -46,11 +48,13 @@ std::uint64_t result::total() const
   return sum;
 }
 
-void result::check_batch(graph const& g, batch const&) const
+void result::check_update(resources const& res, graph const& g, batch const&) const
 {
   if (g.duplicates() == duplicate_edges::keep)
     throw not_supported("cycle_count: the graph keeps parallel arcs (duplicate_edges::keep); cycles are counted "
                         "on simple graphs");
+  check_placement(res, g, "cycle_count::update");
+  (void)detail::choose(res, g.impl(), params_);  // an engine for these resources, or not_supported
 }
 
 result compute(resources const& res, graph const& g, params const& p)

@@ -192,6 +192,8 @@ TEST(CycleCount, ParamsAndDispatch)
   EXPECT_EQ(r.last_stats().engine, "cycle_count.seq.dfs");
   EXPECT_EQ(r.max_length(), 3);
   EXPECT_EQ(cycle_count::compute(res, g, {.k = cycle_count::unbounded}).max_length(), 3);
+  // No simple cycle is longer than n: a larger k counts to n (not 2^31 entries of zeros).
+  EXPECT_EQ(cycle_count::compute(res, g, {.k = 2147483647}).max_length(), 3);
   if (openmp_available()) {
     // A pinned engine of another backend is refused, not silently replaced.
     EXPECT_THROW((void)cycle_count::compute(res, g, {.k = 3, .engine = "cycle_count.omp.dfs"}), not_supported);

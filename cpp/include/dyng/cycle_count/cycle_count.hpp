@@ -47,12 +47,12 @@ struct stats {
 
 class result final : public result_base {
  public:
-  /// Entry L is the number of cycles of length L; entries 0 and 1 are always 0. Size k + 1
-  /// (n + 1 when unbounded, at least 3).
+  /// Entry L is the number of cycles of length L; entries 0 and 1 are always 0. Size k + 1, or
+  /// n + 1 when unbounded or k > n (no simple cycle is longer), and at least 3.
   [[nodiscard]] std::span<std::uint64_t const> histogram() const noexcept { return hist_; }
   /// The sum of the histogram. @throws not_supported if it exceeds 2^64-1.
   [[nodiscard]] std::uint64_t total() const;
-  /// The longest length counted (params().k, or n when unbounded).
+  /// The longest length counted (params().k, or n when unbounded or smaller than k).
   [[nodiscard]] int max_length() const noexcept { return static_cast<int>(hist_.size()) - 1; }
   [[nodiscard]] cycle_count::params const& params() const noexcept { return params_; }
   /// Pin or unpin the engine of later updates (k cannot change: recompute for another k).
@@ -64,7 +64,7 @@ class result final : public result_base {
   [[nodiscard]] std::string_view family() const noexcept override { return "cycle_count"; }
   /// Declines multigraphs (duplicate_edges::keep): a cycle is a vertex sequence, and parallel
   /// arcs would count it once per arc choice.
-  void check_batch(graph const& g, batch const& b) const override;
+  void check_update(resources const& res, graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
