@@ -89,7 +89,8 @@ class Result(ResultBase):
 
     @property
     def zero_arcs(self) -> Array:
-        """Fewest zero-weight arcs on a shortest path to each vertex (part of the canonical key)."""
+        """Fewest arcs that add nothing to the distance (weight 0, or a float64 weight too small to
+        change the sum) on a shortest path to each vertex (part of the canonical key)."""
         return self._array("zero_arcs", self._r.zero_arcs)
 
     @property

@@ -40,9 +40,10 @@ using distance_of = std::conditional_t<std::is_integral_v<W>, std::int64_t, doub
 
 inline constexpr std::int32_t no_zeros = std::numeric_limits<std::int32_t>::max();
 
-/// The order vertices are settled in: distance, then the number of zero-weight arcs. Every arc
-/// has a positive cost in this order ((w, 0) with w > 0, or (0, 1)), so tight in-neighbours are
-/// strictly smaller and the canonical parent rule can never form a cycle.
+/// The order vertices are settled in: distance, then the number of arcs that add nothing to it
+/// (weight 0, or a float64 weight too small to change the sum, e.g. 1e-17 after 1.0). Every arc
+/// has a positive cost in this order ((d + w, z) with d + w > d, or (d, z + 1)), so tight
+/// in-neighbours are strictly smaller and the canonical parent rule can never form a cycle.
 template <class D>
 struct key {
   D d;
@@ -61,10 +62,13 @@ constexpr key<D> unreachable() noexcept
 }
 
 /// The key reached through an arc of weight w from a vertex at `from` (from must be reachable).
+/// A float64 sum that overflows is no path: the vertex stays unreached, as in every engine.
 template <class D, class W>
 constexpr key<D> extend(key<D> from, W w) noexcept
 {
-  return {from.d + static_cast<D>(w), from.z + (w == W{0} ? 1 : 0)};
+  D const d = from.d + static_cast<D>(w);
+  if (!(d < infinity<D>())) return unreachable<D>();
+  return {d, from.z + (d == from.d ? 1 : 0)};
 }
 
 /// The result's arrays, typed.

@@ -410,7 +410,9 @@ void compute_typed(resources const& res, graph_impl const& g, result& r)
 #pragma omp parallel for num_threads(e.threads) schedule(static) if (nn > parallel_cutoff)
   for (index_t v = 0; v < nn; ++v) t.set(static_cast<vertex_t>(v), unreachable<D>());
   t.set(p.source, key<D>{D{0}, 0});
-  access::zero_free(r) = !column.has_zero;
+  // Float64 weights are never taken as zero-free: a positive weight can still add nothing to a
+  // large distance (1e-17 after 1.0), and the distance-only keys would not see it.
+  access::zero_free(r) = std::is_integral_v<W> && !column.has_zero;
   shared_list pending{res.workspace().get<vertex_t>("sssp.omp.pending", e.n)};
   pending.push(p.source);
   bool const zero_free = access::zero_free(r);

@@ -107,6 +107,49 @@ TEST(Sssp, ZeroWeightCyclesStillGiveATree)
   }
 }
 
+TEST(Sssp, FloatWeightsThatAddNothingStillGiveATree)
+{
+  // 1e-17 after a distance of 1 adds nothing: such arcs count as zero arcs, so no vertex is its
+  // own parent or in a parent cycle, and updates stay equal to a recompute.
+  for (auto const& [name, res] : cpu_backends()) {
+    std::vector<vertex_t> const s1{0, 2, 1}, d1{2, 1, 1};
+    std::vector<double> const w1{1.0, 1.0, 1e-17};  // 1 -> 1: a self-loop that adds nothing
+    auto g = graph::from_edges(res, 3, s1, d1, w1, {.weight_type = weight_type::float64});
+    auto r = sssp::compute(res, g, {.source = 0});
+    EXPECT_EQ(r.parents()[1], 2) << name;
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+    dyng::update(res, g, batch().erase(2, 1), r);
+    EXPECT_EQ(r.distances<double>()[1], sssp::infinity<double>()) << name;
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+
+    std::vector<vertex_t> const s2{0, 3, 2, 1}, d2{3, 2, 1, 2};
+    std::vector<double> const w2{1.0, 1.0, 1e-17, 1e-17};  // 1 <-> 2 adds nothing either way
+    auto h = graph::from_edges(res, 4, s2, d2, w2, {.weight_type = weight_type::float64});
+    auto q = sssp::compute(res, h, {.source = 0});
+    EXPECT_EQ(std::vector<vertex_t>(q.parents().begin(), q.parents().end()), (std::vector<vertex_t>{-1, 2, 3, 0}))
+        << name;
+    EXPECT_EQ(sssp::verify(h, q), "") << name;
+    dyng::update(res, h, batch().erase(3, 2), q);
+    EXPECT_EQ(q.distances<double>()[1], sssp::infinity<double>()) << name;
+    EXPECT_EQ(q.distances<double>()[2], sssp::infinity<double>()) << name;
+    EXPECT_EQ(sssp::verify(h, q), "") << name;
+  }
+}
+
+TEST(Sssp, FloatSumsThatOverflowAreNoPath)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    std::vector<vertex_t> const s{0, 1}, d{1, 2};
+    std::vector<double> const w{1.7e308, 1.7e308};
+    auto g = graph::from_edges(res, 3, s, d, w, {.weight_type = weight_type::float64});
+    auto r = sssp::compute(res, g, {.source = 0});
+    EXPECT_EQ(r.parents()[1], 0) << name;
+    EXPECT_EQ(r.parents()[2], no_vertex) << name;  // 3.4e308 overflows: unreached
+    EXPECT_EQ(r.distances<double>()[2], sssp::infinity<double>()) << name;
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+  }
+}
+
 TEST(Sssp, RejectsBadParameters)
 {
   auto res = resources::sequential();

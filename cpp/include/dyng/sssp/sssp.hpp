@@ -6,11 +6,13 @@
 /// backend and thread count gives the same tree, and an update equals a recompute exactly:
 ///
 ///   parent(v) = the lowest-id in-neighbour p with dist(p) + w(p, v) == dist(v) and
-///               zeros(p) + [w(p, v) == 0] == zeros(v);  parent(source) = parent(unreachable) = -1
+///               zeros(p) + [dist(p) + w(p, v) == dist(p)] == zeros(v);
+///   parent(source) = parent(unreachable) = -1
 ///
-/// where zeros(v) is the fewest zero-weight arcs on any shortest path to v. Without zero-weight
-/// arcs this is "the lowest-id tight in-neighbour"; with them it still gives a tree (no parent
-/// cycles). See docs/adr/0003-sssp-canonical-tree-and-update.md.
+/// where zeros(v) is the fewest arcs that add nothing to the distance (weight 0, or a float64
+/// weight too small to change it) on any shortest path to v. Without such arcs this is "the
+/// lowest-id tight in-neighbour"; with them it still gives a tree (no parent cycles). A float64
+/// path length that overflows counts as no path. See docs/adr/0003-sssp-canonical-tree-and-update.md.
 #include <cstdint>
 #include <limits>
 #include <memory>
