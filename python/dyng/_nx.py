@@ -25,12 +25,23 @@ class NxGraph:
 
     __networkx_backend__ = "dyng"
 
-    def __init__(self, graph: Any, nodes: list[Any], weight: str | None, directed: bool) -> None:
+    def __init__(self, graph: Any, nodes: list[Any], weight: str | None, directed: bool, source: Any) -> None:
         self.graph = graph
         self.nodes = nodes
         self.index = {v: i for i, v in enumerate(nodes)}
         self.weight = weight
         self.directed = directed
+        self.source = source  # the NetworkX graph, for another weight attribute
+
+    def weighted_by(self, weight: str | None) -> Any:
+        """The dyng.Graph with the weights of edge attribute ``weight`` (None: every edge 1).
+
+        NetworkX's conversion cache may hand over a graph converted for another attribute (one
+        with weights serves a call with ``weight=None``), so the call's own attribute decides.
+        """
+        if weight == self.weight:
+            return self.graph
+        return _convert(self.source, weight)
 
     def is_directed(self) -> bool:
         return self.directed
@@ -39,23 +50,24 @@ class NxGraph:
         return False
 
 
+def _convert(G: Any, weight: str | None) -> Any:
+    from ._graph import as_graph
+    from ._resources import host_resources
+
+    # On the host whatever the default: NetworkX graphs often carry float weights, which the
+    # CUDA engines do not take, and the answer goes back to Python dicts anyway.
+    return as_graph(G, weight=weight if weight is not None else ["__dyng_unweighted__"], resources=host_resources())
+
+
 class BackendInterface:
     @staticmethod
     def convert_from_nx(G: Any, edge_attrs: Any = None, node_attrs: Any = None, preserve_edge_attrs: bool = False,
                         preserve_node_attrs: bool = False, preserve_graph_attrs: bool = False, name: str | None = None,
                         graph_name: str | None = None) -> NxGraph:
-        from ._graph import as_graph
-        from ._resources import host_resources
-
         weight = None
         if edge_attrs:
             weight = next(iter(edge_attrs))
-        nodes = list(G)
-        # On the host whatever the default: NetworkX graphs often carry float weights, which the
-        # CUDA engines do not take, and the answer goes back to Python dicts anyway.
-        res = host_resources()
-        g = as_graph(G, weight=weight if weight is not None else ["__dyng_unweighted__"], resources=res)
-        return NxGraph(g, nodes, weight, bool(G.is_directed()))
+        return NxGraph(_convert(G, weight), list(G), weight, bool(G.is_directed()), G)
 
     @staticmethod
     def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
@@ -83,7 +95,9 @@ class BackendInterface:
 
         if source not in G.index:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
-        r = sssp.compute(G.graph, G.index[source], resources=host_resources())
+        if callable(weight):  # can_run declines these; a direct call gets the same answer
+            raise TypeError("dyng takes weights from an edge attribute, not a callable")
+        r = sssp.compute(G.weighted_by(weight), G.index[source], resources=host_resources())
         d = r.distances.to_numpy()
         inf = np.iinfo(np.int64).max if d.dtype == np.int64 else np.inf
         reach = np.flatnonzero(d != inf)

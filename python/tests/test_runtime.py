@@ -179,6 +179,14 @@ def test_networkx_backend_matches_networkx() -> None:
         assert nx.single_source_dijkstra_path_length(G, 0, cutoff=5, backend="dyng") == nx.single_source_dijkstra_path_length(G, 0, cutoff=5)
     H = nx.relabel_nodes(nx.path_graph(4), {i: f"n{i}" for i in range(4)})
     assert nx.single_source_dijkstra_path_length(H, "n0", backend="dyng") == {"n0": 0, "n1": 1, "n2": 2, "n3": 3}
+    # The call's weight attribute decides, whatever NetworkX's conversion cache holds: weight=None
+    # after a weighted call is every edge 1, another attribute its own weights.
+    D = nx.DiGraph()
+    D.add_edge(0, 1, weight=5, cost=2)
+    D.add_edge(1, 2, weight=1, cost=2)
+    for kwargs in ({}, {"weight": None}, {"weight": "cost"}, {}):
+        assert nx.single_source_dijkstra_path_length(D, 0, backend="dyng", **kwargs) == \
+            nx.single_source_dijkstra_path_length(D, 0, **kwargs), kwargs
 
 
 def test_exit_reports_no_leaked_native_objects() -> None:
