@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Edges", "Rows", "graph_input", "batch_rows", "as_ids", "as_weights"]
+__all__ = ["Edges", "Rows", "graph_input", "batch_rows", "as_ids", "as_weights", "as_int32"]
 
 _INT32_MAX = 2**31 - 1
 _INT32_MIN = -(2**31)
@@ -60,6 +60,18 @@ class Rows:
     src: npt.NDArray[np.int32]
     dst: npt.NDArray[np.int32]
     weights: npt.NDArray[np.float64]
+
+
+def as_int32(x: Any, name: str) -> int:
+    """A scalar id or column index: an int (or NumPy integer, not a bool) that fits int32, which
+    libdyng checks against the graph; TypeError / InvalidArgumentError naming ``name`` otherwise
+    (nanobind's own "incompatible function arguments" names no parameter)."""
+    if isinstance(x, bool) or not hasattr(x, "__index__"):
+        raise TypeError(f"{name} must be an int, not {type(x).__name__}")
+    value = int(x.__index__())
+    if not _INT32_MIN <= value <= _INT32_MAX:
+        raise InvalidArgumentError(f"{name}={value} is out of range: ids and columns are int32")
+    return value
 
 
 def _mod(name: str) -> Any:

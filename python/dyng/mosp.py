@@ -19,6 +19,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
+from ._normalize import as_int32
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -158,10 +159,8 @@ def _int_list(values: Sequence[int] | None, what: str) -> list[int]:
 
 def _params(core: Any, source: int, objectives: Sequence[int] | None, pref: Sequence[int] | None,
             strategy: str, combined: str) -> Any:
-    if isinstance(source, bool) or not hasattr(source, "__index__"):
-        raise TypeError(f"source must be a vertex id (int), not {type(source).__name__}")
     p = core.MospParams()
-    p.source = int(source)
+    p.source = as_int32(source, "source")
     p.objectives = _int_list(objectives, "objectives")
     p.pref = _int_list(pref, "pref")
     p.strategy = _enum(core.SsspStrategy, strategy, "strategy")

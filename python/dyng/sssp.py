@@ -14,6 +14,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
+from ._normalize import as_int32
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -112,8 +113,8 @@ class Result(ResultBase):
 def _params(core: Any, source: int, objective: int, engine: str | None, strategy: str,
             recompute_fraction: float) -> Any:
     p = core.SsspParams()
-    p.source = source
-    p.objective = objective
+    p.source = as_int32(source, "source")
+    p.objective = as_int32(objective, "objective")
     p.engine = engine or ""
     p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
     p.recompute_fraction = recompute_fraction

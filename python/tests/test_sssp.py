@@ -79,6 +79,17 @@ def test_options_engines_and_strategies() -> None:
         dyng.sssp.compute(g, 7)
     with pytest.raises(dyng.InvalidArgumentError, match="no engine"):
         dyng.sssp.compute(g, 0, engine="no.such.engine")
+    # Scalars are named when they are not ints or do not fit int32; NumPy integers are ints.
+    for bad in (1.0, None, True, "0"):
+        with pytest.raises(TypeError, match="source must be an int"):
+            dyng.sssp.compute(g, bad)  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="source=2147483648 is out of range"):
+        dyng.sssp.compute(g, 2**31)
+    with pytest.raises(TypeError, match="objective must be an int"):
+        dyng.sssp.compute(g, 0, objective=1.0)  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="source=1099511627776 is out of range"):
+        dyng.mosp.compute(g, 2**40)
+    assert dyng.sssp.compute(g, np.int64(0)).distances.tolist() == dyng.sssp.compute(g, 0).distances.tolist()
 
 
 def test_k_columns_and_objective() -> None:
