@@ -346,6 +346,9 @@ def graph_input(
         names = tuple(f"w{i}" for i in range(kk)) if kk > 1 else ("weight",)
     if n is None:
         n = int(max(src.max(initial=-1), dst_a.max(initial=-1))) + 1
+        if n > _INT32_MAX:
+            raise InvalidArgumentError(f"vertex id {n - 1}: the vertex count (largest id + 1) must fit int32, "
+                                       f"so ids go up to {_INT32_MAX - 1}")
     if not isinstance(n, (int, np.integer)) or n < 0 or n > _INT32_MAX:
         raise InvalidArgumentError(f"n={n!r}: the vertex count is an int in [0, 2^31 - 1]")
     return Edges(

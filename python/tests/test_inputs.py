@@ -101,6 +101,7 @@ def test_native_boundary_refuses_non_contiguous() -> None:
         (([0, 5], [1, 2]), {"n": 3}, dyng.InvalidArgumentError, "out of range"),
         (([0, -1], [1, 2]), {}, dyng.InvalidArgumentError, "out of range"),
         (([0, 2**40], [1, 2]), {}, dyng.InvalidArgumentError, "out of range"),
+        (([2**31 - 1], [0], [1]), {}, dyng.InvalidArgumentError, "vertex id 2147483647: the vertex count"),
         (([0, 1], [1, 2], [True, False]), {}, TypeError, "weights are numbers"),
         (([0, 1], [1, 2], [1.5, 2]), {"weight_type": "int32"}, ValueError, "non-integer"),
         (({"a": 1},), {}, TypeError, "accepted"),
