@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
-from ._normalize import Edges, batch_rows, graph_input
+from ._normalize import Edges, as_ids, batch_rows, graph_input
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class Graph:
         import numpy as np
 
         res = resolve(resources)
-        ids = None if new_id is None else np.ascontiguousarray(new_id, dtype=np.int32)
+        ids = None if new_id is None else as_ids(new_id, "new_id", None)
         with using(self, res):
             native, order = _backend.native().renumbered(res._native, self._g, ids, root)
         nodes = None
@@ -353,8 +353,15 @@ class Batch:
         ``Graph.renumbered`` made with that ``new_id`` (rows, order and semantics kept)."""
         import numpy as np
 
+        ids = as_ids(new_id, "new_id", None)
+        # The graph's renumbering checks its new_id; a batch's is checked here, or a repeated id
+        # would silently merge two vertices' rows.
+        n = len(ids)
+        if n and (int(ids.min()) < 0 or int(ids.max()) >= n or int(np.bincount(ids, minlength=n).max()) > 1):
+            raise InvalidArgumentError(f"new_id must be a permutation of 0..{n - 1} (one new id per vertex, "
+                                       "each once), as Graph.renumbered returns it")
         b = Batch.__new__(Batch)
-        b._b = _backend.native().renumbered_batch(self._b, np.ascontiguousarray(new_id, dtype=np.int32))
+        b._b = _backend.native().renumbered_batch(self._b, ids)
         return b
 
     def insert(self, u: int, v: int, w: float | Sequence[float] = 1) -> Batch:
@@ -362,9 +369,7 @@ class Batch:
         if isinstance(w, (int, float)):
             self._b.insert(u, v, float(w))
         else:
-            import numpy as np
-
-            self._b.insert(u, v, np.ascontiguousarray(w, dtype=np.float64))
+            self._b.insert(u, v, _weight_row(w))
         return self
 
     def erase(self, u: int, v: int) -> Batch:
@@ -377,9 +382,7 @@ class Batch:
         if isinstance(w, (int, float)):
             self._b.set_weights(u, v, float(w))
         else:
-            import numpy as np
-
-            self._b.set_weights(u, v, np.ascontiguousarray(w, dtype=np.float64))
+            self._b.set_weights(u, v, _weight_row(w))
         return self
 
     @property
@@ -422,6 +425,18 @@ class Batch:
         return (_rebuild_batch, (self.k, self.semantics, self.missing, b.erase_src(), b.erase_dst(),
                                  b.insert_src(), b.insert_dst(), b.insert_weights(), b.change_src(),
                                  b.change_dst(), b.change_weights(), b.upsert_order()))
+
+
+def _weight_row(w: Any) -> Any:
+    """A row's k weights as float64 (None and non-numbers refused here: NumPy would make None a NaN)."""
+    import numpy as np
+
+    if w is None or isinstance(w, (str, bytes)):
+        raise TypeError(f"w must be a number or a sequence of k numbers, not {type(w).__name__}")
+    a = np.asarray(w)
+    if a.ndim != 1 or a.dtype.kind not in "iuf":
+        raise TypeError(f"w must be a number or a sequence of k numbers, got {a.dtype} of shape {a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64)
 
 
 def _rebuild_batch(k: int, sem: Semantics, missing: Missing, es: Any, ed: Any, is_: Any, id_: Any, iw: Any,

@@ -14,7 +14,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_int32
+from ._normalize import as_ids, as_int32
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -180,7 +180,7 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
     d = np.ascontiguousarray(distances)
     if d.dtype not in (np.int64, np.float64):
         raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
-    par = np.ascontiguousarray(parents, dtype=np.int32)
+    par = as_ids(parents, "parents", None)
     p = _params(core, source, objective, None, "automatic", 0.25)
     with using(graph, res):
         r = core.sssp_from_arrays(res._native, graph._g, p, d, par, canonicalize)

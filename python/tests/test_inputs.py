@@ -253,3 +253,19 @@ def test_renumbered_in_bfs_order_or_any_permutation() -> None:
         g.renumbered([0, 1])
     with pytest.raises(dyng.InvalidArgumentError, match="root 9"):
         g.renumbered(root=9)
+
+
+def test_lossy_conversions_are_refused() -> None:
+    g = dyng.Graph([0, 1], [1, 2], [1, 1], n=3)
+    with pytest.raises(TypeError, match="new_id has dtype float64"):
+        g.renumbered([0.9, 1.9, 2.9])
+    with pytest.raises(dyng.InvalidArgumentError, match="permutation"):
+        dyng.Batch().insert(0, 1).renumbered([0, 0])
+    assert dyng.Batch().insert(0, 1).renumbered([1, 0]).insertions[0].tolist() == [1]
+    r = dyng.sssp.compute(g, 0)
+    with pytest.raises(dyng.InvalidArgumentError, match="parents\\[1\\] = 4294967297 is out of range"):
+        dyng.sssp.from_arrays(g, 0, r.distances.to_numpy(), np.array([-1, 2**32 + 1, 1], dtype=np.int64))
+    for bad in (None, "1", [[1]]):
+        with pytest.raises(TypeError, match="w must be a number"):
+            dyng.Batch().insert(0, 1, bad)  # type: ignore[arg-type]
+
