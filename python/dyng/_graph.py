@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
-from ._normalize import Edges, as_ids, batch_rows, graph_input
+from ._normalize import Edges, as_ids, batch_rows, graph_input, is_int
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -314,8 +314,9 @@ class Batch:
 
     def __init__(self, k: int = 1, *, semantics: Semantics = "set", missing: Missing = "error") -> None:
         core = _backend.native()
-        if not isinstance(k, int) or k < 1:
+        if not is_int(k) or k < 1:
             raise InvalidArgumentError(f"Batch: k={k!r}; a batch has k >= 1 weight columns")
+        k = int(k)
         self._b = core.Batch(k, _enum(core.BatchSemantics, semantics, "semantics"),
                              _enum(core.MissingEdge, missing, "missing"))
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Edges", "Rows", "graph_input", "batch_rows", "as_ids", "as_weights", "as_int32"]
+__all__ = ["Edges", "Rows", "graph_input", "batch_rows", "as_ids", "as_weights", "as_int32", "is_int"]
 
 _INT32_MAX = 2**31 - 1
 _INT32_MIN = -(2**31)
@@ -62,11 +62,16 @@ class Rows:
     weights: npt.NDArray[np.float64]
 
 
+def is_int(x: Any) -> bool:
+    """An int or NumPy integer, not a bool (which Python counts as an int)."""
+    return not isinstance(x, bool) and hasattr(x, "__index__")
+
+
 def as_int32(x: Any, name: str) -> int:
     """A scalar id or column index: an int (or NumPy integer, not a bool) that fits int32, which
     libdyng checks against the graph; TypeError / InvalidArgumentError naming ``name`` otherwise
     (nanobind's own "incompatible function arguments" names no parameter)."""
-    if isinstance(x, bool) or not hasattr(x, "__index__"):
+    if not is_int(x):
         raise TypeError(f"{name} must be an int, not {type(x).__name__}")
     value = int(x.__index__())
     if not _INT32_MIN <= value <= _INT32_MAX:

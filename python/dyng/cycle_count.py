@@ -26,6 +26,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
 from ._graph import Batch, Graph, using
+from ._normalize import is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -83,8 +84,9 @@ class CycleList:
         return self.offsets.size - 1
 
     def __getitem__(self, i: int) -> list[int]:
-        if isinstance(i, bool) or not isinstance(i, int):
+        if not is_int(i):
             raise TypeError(f"CycleList indices are ints, not {type(i).__name__}")
+        i = int(i)
         n = len(self)
         if not -n <= i < n:
             raise IndexError(f"cycle {i} of a list of {n}")
@@ -118,14 +120,15 @@ def _cycle_list(native: Any) -> CycleList:
 
 
 def _max_cycles(max_cycles: Any) -> int:
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int):
+    if not is_int(max_cycles):
         raise TypeError(f"max_cycles must be an int in 1..{MAX_LISTED_CYCLES}, not {type(max_cycles).__name__}")
-    if not 1 <= max_cycles <= MAX_LISTED_CYCLES:
+    count = int(max_cycles)
+    if not 1 <= count <= MAX_LISTED_CYCLES:
         raise InvalidArgumentError(
-            f"list_cycles: max_cycles={max_cycles} is invalid; list between 1 and {MAX_LISTED_CYCLES} cycles "
+            f"list_cycles: max_cycles={count} is invalid; list between 1 and {MAX_LISTED_CYCLES} cycles "
             "(the histogram counts them all: dyng.cycle_count.compute)"
         )
-    return max_cycles
+    return count
 
 
 class Result(ResultBase):
@@ -168,8 +171,10 @@ class Result(ResultBase):
 
     def count(self, length: int) -> int:
         """Cycles of length ``length`` (0 outside 2..max_length)."""
+        if not is_int(length):
+            raise TypeError(f"length must be an int, not {type(length).__name__}")
         h = self.histogram
-        return int(h[length]) if 0 <= length < len(h) else 0
+        return int(h[int(length)]) if 0 <= length < len(h) else 0
 
     @property
     def stats(self) -> Stats:
@@ -199,8 +204,9 @@ def _k(k: int | None) -> int:
     core = _backend.native()
     if k is None:
         return int(core.CYCLE_COUNT_UNBOUNDED)
-    if isinstance(k, bool) or not isinstance(k, int):
+    if not is_int(k):
         raise TypeError(f"k must be an int >= 2 or None (unbounded), not {type(k).__name__}")
+    k = int(k)
     if not 2 <= k <= 2**31 - 1:
         raise InvalidArgumentError(f"k={k}; count cycles of length 2..k with k >= 2, or k=None for every length")
     return k
@@ -304,12 +310,15 @@ def generate_batch(graph: Graph, deletions: int = 0, insertions: int = 0, *, see
     mt19937_64(``seed``); with ``window``, insertions stay local. Raises InvalidArgumentError if
     more are asked than the graph allows."""
     graph = _check_graph(graph)
-    for name, v in (("deletions", deletions), ("insertions", insertions)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InvalidArgumentError(f"generate_batch: {name}={v!r}; give a count >= 0")
+    for name, v in (("deletions", deletions), ("insertions", insertions), ("seed", seed)):
+        if not is_int(v) or v < 0:
+            raise InvalidArgumentError(f"generate_batch: {name}={v!r}; give a whole number >= 0")
+    if window is not None and (not is_int(window) or window < 1):
+        raise InvalidArgumentError(f"generate_batch: window={window!r}; give a number of ids >= 1, or None")
     b = Batch.__new__(Batch)
     with graph._lock:
-        b._b = _backend.native().cycle_count_generate_batch(graph._g, deletions, insertions, seed, window)
+        b._b = _backend.native().cycle_count_generate_batch(graph._g, int(deletions), int(insertions), int(seed),
+                                                            None if window is None else int(window))
     return b
 
 

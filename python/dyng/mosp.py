@@ -19,7 +19,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_int32
+from ._normalize import as_int32, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -109,9 +109,9 @@ class Result(ResultBase):
         return self._array("distances", self._r.combined_distances)
 
     def _objective(self, i: int) -> int:
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.k:
+        if not is_int(i) or not 0 <= i < self.k:
             raise InvalidArgumentError(f"objective index {i!r}; give 0 <= i < {self.k} (the result's K)")
-        return i
+        return int(i)
 
     def tree_distances(self, i: int) -> Array:
         """Distances of objective i's sssp tree (weight column ``objectives[i]``)."""

@@ -269,3 +269,13 @@ def test_lossy_conversions_are_refused() -> None:
         with pytest.raises(TypeError, match="w must be a number"):
             dyng.Batch().insert(0, 1, bad)  # type: ignore[arg-type]
 
+
+def test_numpy_integers_are_ints() -> None:
+    g = dyng.Graph([0, 1, 2], [1, 2, 0], n=3)
+    assert dyng.Batch(np.int64(2)).k == 2
+    assert dyng.cycle_count.compute(g, np.int64(3)).total == 1
+    assert dyng.cycle_count.compute(g, 3).count(np.int64(3)) == 1
+    with pytest.raises(dyng.InvalidArgumentError, match="seed=-1"):
+        dyng.cycle_count.generate_batch(g, 1, 0, seed=-1)
+    assert dyng.cycle_count.generate_batch(g, np.int64(1), 0, seed=np.uint64(7)).deletions[0].size == 1
+
