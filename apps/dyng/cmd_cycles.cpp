@@ -68,13 +68,15 @@ batch map_batch(batch const& in, loaded const& l, missing_edge policy)
     // Checked here, so that the message names file ids and this command's flag (the library's
     // names vertices and its policy).
     auto const csr = l.g.to_csr();
-    auto const shown = [&](vertex_t id) { return std::int64_t{id} + (l.ids.empty() ? l.id_offset : 0); };  // file id
+    // The file id of a batch row's id (read with the offset; compacted lists keep file ids).
+    auto const shown = [&](vertex_t id) { return std::int64_t{id} + (l.ids.empty() ? l.id_offset : 0); };
     for (std::size_t i = 0; i < out.deletions(); ++i) {
       auto const u = static_cast<std::size_t>(out.erase_src()[i]);
       auto const first = csr.targets.begin() + csr.offsets[u], last = csr.targets.begin() + csr.offsets[u + 1];
       if (std::find(first, last, out.erase_dst()[i]) == last)
         throw invalid_argument("--updates: deletion " + std::to_string(i) + " of edge (" +
-                               std::to_string(shown(in.erase_src()[i])) + ", " + std::to_string(shown(in.erase_dst()[i])) +
+                               std::to_string(shown(in.erase_src()[i])) + ", " +
+                               std::to_string(shown(in.erase_dst()[i])) +
                                "): the graph has no such edge; remove it, or pass --ignore-missing");
     }
   }

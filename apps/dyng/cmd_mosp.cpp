@@ -15,7 +15,8 @@ namespace {
 
 batch make_batch(mosp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
 {
-  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what)) return std::move(*b);
+  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what))
+    return std::move(*b);
   *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
           ", seed " + std::to_string(o.seed);
   auto b = random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed});

@@ -30,7 +30,8 @@ std::vector<int> objectives_of(std::string const& spec, int k)
 
 batch make_batch(sssp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
 {
-  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what)) return std::move(*b);
+  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what))
+    return std::move(*b);
   *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
           ", seed " + std::to_string(o.seed) + (o.locality ? ", local ball of " + std::to_string(o.locality) : "");
   auto b = random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed,
