@@ -290,7 +290,8 @@ def graph_input(
                 raise _refuse("the sparse matrix", "is converted to COO edges")
             if data.shape[0] != data.shape[1]:
                 raise InvalidArgumentError(f"a graph's adjacency matrix is square; got shape {data.shape}")
-            coo = data.tocoo()
+            coo = data.tocoo(copy=True)
+            coo.sum_duplicates()  # SciPy's meaning of repeated entries: one entry, their sum
             src_x, dst_x, w_x = coo.row, coo.col, coo.data
             if n is None:
                 n = int(data.shape[0])

@@ -279,3 +279,11 @@ def test_numpy_integers_are_ints() -> None:
         dyng.cycle_count.generate_batch(g, 1, 0, seed=-1)
     assert dyng.cycle_count.generate_batch(g, np.int64(1), 0, seed=np.uint64(7)).deletions[0].size == 1
 
+
+def test_scipy_repeated_entries_are_summed() -> None:
+    # SciPy reads repeated COO entries as one entry, their sum; so does dyng.
+    a = sp.coo_array(([3, 4, 1], ([0, 0, 1], [1, 1, 2])), shape=(3, 3))
+    g = dyng.Graph.from_scipy(a)
+    assert g.num_edges == 2
+    assert dyng.sssp.compute(g, 0).distances.tolist() == [0, 7, 8]
+
