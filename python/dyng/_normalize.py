@@ -62,6 +62,15 @@ class Rows:
     weights: npt.NDArray[np.float64]
 
 
+def _flag(x: Any, name: str) -> bool:
+    """A bool (or NumPy bool); a string such as "no" would be truthy."""
+    import numpy as np
+
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, not {type(x).__name__}")
+    return bool(x)
+
+
 def is_int(x: Any) -> bool:
     """An int or NumPy integer, not a bool (which Python counts as an int)."""
     return not isinstance(x, bool) and hasattr(x, "__index__")
@@ -216,7 +225,8 @@ def as_weights(
     kind = a.dtype.kind
     if kind not in "iuf":
         raise TypeError(f"{name} has dtype {a.dtype}; weights are numbers (int32 or float64)")
-    wt = weight_type or ("float64" if kind == "f" else "int32")
+    # An empty list reads as float64 in NumPy; with no value to say otherwise, int32 as for ids.
+    wt = weight_type or ("float64" if kind == "f" and a.size else "int32")
     if wt not in ("int32", "float64"):
         raise InvalidArgumentError(f"weight_type={weight_type!r}; use 'int32', 'float64' or None")
     target = np.dtype(wt)
@@ -355,7 +365,7 @@ def graph_input(
         if n > _INT32_MAX:
             raise InvalidArgumentError(f"vertex id {n - 1}: the vertex count (largest id + 1) must fit int32, "
                                        f"so ids go up to {_INT32_MAX - 1}")
-    if not isinstance(n, (int, np.integer)) or n < 0 or n > _INT32_MAX:
+    if not is_int(n) or n < 0 or n > _INT32_MAX:
         raise InvalidArgumentError(f"n={n!r}: the vertex count is an int in [0, 2^31 - 1]")
     return Edges(
         n=int(n),
@@ -364,7 +374,7 @@ def graph_input(
         weights=w,
         k=kk,
         weight_type=wt,
-        directed=directed_default if directed is None else bool(directed),
+        directed=directed_default if directed is None else _flag(directed, "directed"),
         nodes=nodes,
         weight_names=names,
     )

@@ -287,3 +287,13 @@ def test_scipy_repeated_entries_are_summed() -> None:
     assert g.num_edges == 2
     assert dyng.sssp.compute(g, 0).distances.tolist() == [0, 7, 8]
 
+
+def test_flags_and_counts_are_typed() -> None:
+    with pytest.raises(TypeError, match="directed must be a bool"):
+        dyng.Graph([0], [1], directed="no")  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="n=True"):
+        dyng.Graph([0], [0], n=True)  # type: ignore[arg-type]
+    assert not dyng.Graph([0], [1], directed=np.bool_(False)).directed
+    assert dyng.Graph([], [], []).weight_type == "int32"
+    assert dyng.Graph([], [], [], weight_type="float64").weight_type == "float64"
+
