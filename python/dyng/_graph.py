@@ -435,6 +435,8 @@ def _weight_row(w: Any) -> Any:
     if w is None or isinstance(w, (str, bytes)):
         raise TypeError(f"w must be a number or a sequence of k numbers, not {type(w).__name__}")
     a = np.asarray(w)
+    if a.ndim == 0:  # a NumPy scalar
+        a = a.reshape(1)
     if a.ndim != 1 or a.dtype.kind not in "iuf":
         raise TypeError(f"w must be a number or a sequence of k numbers, got {a.dtype} of shape {a.shape}")
     return np.ascontiguousarray(a, dtype=np.float64)

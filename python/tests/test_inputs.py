@@ -268,6 +268,7 @@ def test_lossy_conversions_are_refused() -> None:
     for bad in (None, "1", [[1]]):
         with pytest.raises(TypeError, match="w must be a number"):
             dyng.Batch().insert(0, 1, bad)  # type: ignore[arg-type]
+    assert dyng.Batch().insert(0, 1, np.int64(3)).insertions[2].tolist() == [[3.0]]
 
 
 def test_numpy_integers_are_ints() -> None:
