@@ -201,7 +201,12 @@ struct rounds_engine {
         // New phase: bound = smallest pending distance + delta; split the pile once.
         D lo = infinity<D>();
         for (std::size_t i = 0; i < far.size; ++i) lo = std::min(lo, t.dist[static_cast<std::size_t>(far.items[i])]);
+        if (lo == infinity<D>()) break;  // nothing pending is reachable
         bound = lo + step;
+        // A float64 step can vanish next to lo (a step of 1e-300 from a column of zero weights,
+        // after 3.0): the phase must still take lo's vertices, or it would start again forever.
+        if constexpr (std::is_floating_point_v<D>)
+          if (!(bound > lo)) bound = std::nextafter(lo, infinity<D>());
         in_far.emplace(ws, "sssp.omp.in_far", g.n);
         shared_list rest{spare};
         for (std::size_t i = 0; i < far.size; ++i) {

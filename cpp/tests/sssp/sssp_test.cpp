@@ -136,6 +136,23 @@ TEST(Sssp, FloatWeightsThatAddNothingStillGiveATree)
   }
 }
 
+TEST(Sssp, FloatStepOfAZeroWeightColumnStillAdvances)
+{
+  // A float64 column of zero weights gives the OpenMP engine a near-far step of ~1e-300, which
+  // vanishes next to a distance of 3.0 once a batch makes the vertex reachable: the rounds must
+  // still take it (they started the same phase forever).
+  for (auto const& [name, res] : cpu_backends()) {
+    std::vector<vertex_t> const s{2}, d{0};
+    std::vector<double> const w{0.0};
+    auto g = graph::from_edges(res, 3, s, d, w, {.weight_type = weight_type::float64});
+    auto r = sssp::compute(res, g, {.source = 1});
+    dyng::update(res, g, batch().insert(1, 2, 3.0), r);
+    auto const dist = r.distances<double>();
+    EXPECT_EQ(std::vector<double>(dist.begin(), dist.end()), (std::vector<double>{3.0, 0.0, 3.0})) << name;
+    EXPECT_EQ(sssp::verify(g, r), "") << name;
+  }
+}
+
 TEST(Sssp, FloatSumsThatOverflowAreNoPath)
 {
   for (auto const& [name, res] : cpu_backends()) {
