@@ -195,6 +195,10 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   auto const start = std::chrono::steady_clock::now();
   auto gf = io::read_graph(res, path, ro);
   if (load_ms) *load_ms = elapsed_ms(start);
+  if (o.k > 1 && gf.graph.k() != o.k)  // said rather than ignored: the file brought its own weights
+    throw invalid_argument("--weight-columns " + std::to_string(o.k) + ": " + path.string() + " has " +
+                           std::to_string(gf.graph.k()) + " weight column(s) of its own; --weight-columns " +
+                           "generates columns for unweighted files only");
   return gf;
 }
 

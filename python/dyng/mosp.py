@@ -139,6 +139,8 @@ class Result(ResultBase):
         return f"dyng.mosp.Result(source={self.source}, K={self.k}, pref={self.pref}, n={self._r.size}, {state})"
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickling computes again on the restored graph: a stale result must not come back current.
+        self._check("pickling")
         p = self._r.params
         return (_rebuild_result, (self._graph, self.source, list(p.objectives), list(p.pref),
                                   p.strategy.name, p.combined.name))
@@ -151,9 +153,13 @@ def _int_list(values: Sequence[int] | None, what: str) -> list[int]:
         raise TypeError(f"{what} must be a sequence of ints, not {type(values).__name__}")
     out = []
     for v in values:
-        if isinstance(v, bool) or not hasattr(v, "__index__"):
+        if not is_int(v):
             raise TypeError(f"{what} must be a sequence of ints; {v!r} is a {type(v).__name__}")
-        out.append(int(v))
+        value = int(v)
+        bits = 31 if what == "objectives" else 63  # objectives are int32 columns, pref int64
+        if not -(2**bits) <= value < 2**bits:
+            raise InvalidArgumentError(f"{what} holds {value}, beyond int{bits + 1}")
+        out.append(value)
     return out
 
 

@@ -225,3 +225,16 @@ def test_pickle_and_files(tmp_path: Path) -> None:
     dyng.mosp.write_files(str(tmp_path), r)
     assert (tmp_path / "combinedGraph" / "mospCosts.txt").read_text().splitlines()[0] == "0 0 0"
     assert (tmp_path / "obj0" / "distancesUpdated.txt").is_file()
+
+
+def test_stale_results_do_not_pickle_and_lists_are_checked() -> None:
+    g = dyng.Graph([0, 1], [1, 2], np.array([[1, 2], [1, 2]]), n=3)
+    m = dyng.mosp.compute(g, 0)
+    g.commit(dyng.Batch(2).insert(0, 2, [5, 5]))
+    with pytest.raises(dyng.StaleResultError):
+        pickle.dumps((g, m))
+    with pytest.raises(dyng.InvalidArgumentError, match="objectives holds 1099511627776, beyond int32"):
+        dyng.mosp.compute(g, 0, objectives=[2**40])
+    with pytest.raises(dyng.InvalidArgumentError, match="pref holds 9223372036854775808, beyond int64"):
+        dyng.mosp.compute(g, 0, pref=[2**63, 1])
+
