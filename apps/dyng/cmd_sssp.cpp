@@ -61,7 +61,7 @@ void write_results(std::string const& dir, std::vector<sssp::result> const& rs, 
   for (auto const& r : rs) {
     std::filesystem::path d = dir;
     if (k > 1) d /= "obj" + std::to_string(r.params().objective);
-    std::filesystem::create_directories(d);
+    io::make_directories(d);
     io::write_distances(d / (std::string("distances") + suffix + ".txt"), r.distance_data());
     io::write_parents(d / (std::string("SSSPTree") + suffix + ".txt"), r.parents());
   }

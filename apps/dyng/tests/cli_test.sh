@@ -131,6 +131,8 @@ expect_exit 1 "dyng: error: .*pref\\[0\\] = 0; preferences must be positive" mos
 expect_exit 1 "dyng: error: .*pref has 2 value\\(s\\), expected one per objective \\(K = 1\\)" mosp --pref 1,2
 expect_exit 1 "dyng: error: .*objective 3 out of range" mosp --objectives 3
 expect_exit 2 "" mosp --combined sometimes
+touch "$tmp/a-file"
+expect_exit 1 "dyng: error: cannot create directory '.*a-file/obj0'" mosp --out "$tmp/a-file"
 expect_exit 1 "dyng: error: --weight-columns 3: .*rome99.gr.gz has 1 weight column\\(s\\) of its own" mosp --weight-columns 3
 
 echo "$passes passed, $failures failed"

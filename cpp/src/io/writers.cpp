@@ -215,6 +215,15 @@ void write_path_costs(std::filesystem::path const& path, std::span<double const>
   write_costs(path, costs, k);
 }
 
+void make_directories(std::filesystem::path const& directory)
+{
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec)
+    throw io_error("cannot create directory '" + directory.string() + "': " + ec.message() +
+                   "; give a directory path that is not an existing file and that you may write");
+}
+
 void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k)
 {
   DYNG_EXPECTS(k >= 1, "write_mosp_csr: k is " + std::to_string(k) + "; it must be >= 1");
@@ -224,9 +233,7 @@ void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr,
   DYNG_EXPECTS(weight_count(csr.weights) == m * static_cast<std::size_t>(k),
                "write_mosp_csr: " + std::to_string(weight_count(csr.weights)) + " weights for " +
                    std::to_string(m) + " arcs and k = " + std::to_string(k));
-  std::error_code ec;
-  std::filesystem::create_directories(directory, ec);
-  if (ec) throw io_error("cannot create directory '" + directory.string() + "': " + ec.message());
+  make_directories(directory);
   {
     output out(directory / "graphCsrRowPtr.txt");
     for (auto o : csr.offsets) out << std::int64_t{o} << '\n';

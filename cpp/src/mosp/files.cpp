@@ -15,12 +15,12 @@ void write_files(std::string const& directory, result const& r, std::string_view
   std::string const s(suffix);
   for (int i = 0; i < r.k(); ++i) {
     auto const d = root / ("obj" + std::to_string(r.objectives()[static_cast<std::size_t>(i)]));
-    fs::create_directories(d);
+    io::make_directories(d);
     io::write_distances(d / ("distances" + s + ".txt"), r.tree(i).distance_data());
     io::write_parents(d / ("SSSPTree" + s + ".txt"), r.tree(i).parents());
   }
   auto const c = root / "combinedGraph";
-  fs::create_directories(c);
+  io::make_directories(c);
   io::write_distances(c / "distancesCsr.txt", r.combined_tree().distance_data());
   io::write_parents(c / "SSSPTreeCsr.txt", r.combined_tree().parents());
   std::visit([&](auto const& costs) { io::write_path_costs(c / "mospCosts.txt", std::span(costs.data(), costs.size()), r.k()); },

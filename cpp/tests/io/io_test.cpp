@@ -801,6 +801,17 @@ TEST(IoRoundTrip, MospTripletByteForByte)
     EXPECT_EQ(slurp(tmp.path() / f), slurp(dir / f)) << f;
 }
 
+TEST(IoWrite, DirectoryInTheWayOfAFileIsAnIoError)
+{
+  temp_dir tmp;
+  { std::ofstream(tmp.path() / "plain") << "x"; }
+  auto const what = io_error_of([&] { io::make_directories(tmp.path() / "plain" / "obj0"); });
+  EXPECT_NE(what.find("cannot create directory '" + (tmp.path() / "plain" / "obj0").string() + "'"), std::string::npos)
+      << what;
+  auto const csr = io_error_of([&] { io::write_mosp_csr(tmp.path() / "plain", {{0}, {}, {}}, 1); });
+  EXPECT_NE(csr.find("give a directory path"), std::string::npos) << csr;
+}
+
 TEST(IoRoundTrip, DistancesAndParentsByteForByte)
 {
   temp_dir tmp;

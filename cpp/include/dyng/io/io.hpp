@@ -168,6 +168,10 @@ using distance_array = std::variant<std::vector<std::int64_t>, std::vector<doubl
 // ---- writers: plain text, or gzip when the path ends in `.gz`; each throws io_error when the
 // ---- file cannot be written.
 
+/// Creates `directory` and its parents if missing. @throws io_error naming it (a file in the
+/// way, no permission) with the system's reason.
+void make_directories(std::filesystem::path const& directory);
+
 /// `v d` per vertex, `v INF` for infinity (INT64_MAX or +inf): the MOSP codes'
 /// distancesOriginal.txt / distancesUpdated.txt. Floats in shortest round-trip form.
 void write_distances(std::filesystem::path const& path, std::span<std::int64_t const> distances);
