@@ -46,7 +46,8 @@ struct backend_options {
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
 
 /// The batch of `--updates FILE` or `--insert FILE --delete FILE` when one is given (its weights
-/// scaled like the graph's under --weight-scale; absent edges skipped under --ignore-missing),
+/// scaled like the graph's under --weight-scale; --updates' absent edges skipped under
+/// --ignore-missing),
 /// with its description in `what`; else nullopt.
 std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
                                 std::string const& remove, int k, std::int64_t id_offset, bool ignore_missing,

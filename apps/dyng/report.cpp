@@ -79,25 +79,6 @@ std::string number(double x, bool json)
   return buf;
 }
 
-/// The same rows under another missing-edge policy.
-batch with_policy(batch const& in, missing_edge policy)
-{
-  auto const k = static_cast<std::size_t>(in.k());
-  batch out(in.k(), in.semantics(), policy);
-  for (std::size_t j = 0; j < in.deletions(); ++j) out.erase(in.erase_src()[j], in.erase_dst()[j]);
-  std::size_t ni = 0, nc = 0;
-  for (auto const change : in.upsert_order()) {
-    if (change != 0) {
-      out.set_weights(in.change_src()[nc], in.change_dst()[nc], in.change_weights().subspan(nc * k, k));
-      ++nc;
-    } else {
-      out.insert(in.insert_src()[ni], in.insert_dst()[ni], in.insert_weights().subspan(ni * k, k));
-      ++ni;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 CLI::Validator at_least(std::uint64_t least)
@@ -208,15 +189,12 @@ std::optional<batch> file_batch(graph_options const& o, std::string const& updat
 {
   std::optional<batch> b;
   if (!updates.empty()) {
-    *what = updates;
-    b = io::read_batch(updates, k, batch_semantics::set, id_offset);
+    *what = updates + (ignore_missing ? ", absent edges skipped" : "");
+    b = io::read_batch(updates, k, batch_semantics::set, id_offset,
+                       ignore_missing ? missing_edge::ignore : missing_edge::error);
   } else if (!insert.empty()) {
     *what = insert + " + " + remove + " (MOSP rules)";
     b = io::read_mosp_batch(insert, remove, k);
-  }
-  if (b && ignore_missing) {
-    b = with_policy(*b, missing_edge::ignore);
-    *what += ", absent edges skipped";
   }
   if (b && o.weight_scale > 0) {
     b = io::scale_weights(*b, o.weight_scale);

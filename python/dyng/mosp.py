@@ -146,7 +146,8 @@ class Result(ResultBase):
                                   p.strategy.name, p.combined.name))
 
 
-def _int_list(values: Sequence[int] | None, what: str) -> list[int]:
+def _int_list(values: Sequence[int] | None, what: str, bits: int) -> list[int]:
+    """The values as ints that fit a signed integer of ``bits`` bits (the C++ field's type)."""
     if values is None:
         return []
     if isinstance(values, (str, bytes)):
@@ -156,9 +157,8 @@ def _int_list(values: Sequence[int] | None, what: str) -> list[int]:
         if not is_int(v):
             raise TypeError(f"{what} must be a sequence of ints; {v!r} is a {type(v).__name__}")
         value = int(v)
-        bits = 31 if what == "objectives" else 63  # objectives are int32 columns, pref int64
-        if not -(2**bits) <= value < 2**bits:
-            raise InvalidArgumentError(f"{what} holds {value}, beyond int{bits + 1}")
+        if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+            raise InvalidArgumentError(f"{what} holds {value}, beyond int{bits}")
         out.append(value)
     return out
 
@@ -167,8 +167,8 @@ def _params(core: Any, source: int, objectives: Sequence[int] | None, pref: Sequ
             strategy: str, combined: str) -> Any:
     p = core.MospParams()
     p.source = as_int32(source, "source")
-    p.objectives = _int_list(objectives, "objectives")
-    p.pref = _int_list(pref, "pref")
+    p.objectives = _int_list(objectives, "objectives", 32)
+    p.pref = _int_list(pref, "pref", 64)
     p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
     p.combined = _enum(core.MospCombinedUpdate, combined, "combined")
     return p

@@ -310,23 +310,19 @@ graph_file read_graph_from_memory(resources const& res, std::string_view bytes, 
   return build(res, parse_bytes(bytes, name, opts.format, opts), opts, name);
 }
 
-batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset)
+batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset,
+                 missing_edge policy)
 {
-  DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
-  std::string bytes, storage;
-  auto const text = read_text(path, bytes, storage);
-  batch b(k, semantics);
-  detail::parse_batch(text, path.string(), id_offset, b);
-  return b;
+  return read_batch_from_memory(detail::read_file(path), k, semantics, id_offset, path.string(), policy);
 }
 
 batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics semantics, std::int64_t id_offset,
-                             std::string_view name)
+                             std::string_view name, missing_edge policy)
 {
   DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
   std::string storage;
   auto const text = detail::text_of(bytes, name, storage);
-  batch b(k, semantics);
+  batch b(k, semantics, policy);
   detail::parse_batch(text, name, id_offset, b);
   return b;
 }

@@ -221,6 +221,10 @@ TEST(IoRead, ByteOrderMarkIsSkippedInEveryTextFormat)
   spit(tmp.path() / "tiny.batch", bom + slurp(data_dir / "tiny.batch"));
   EXPECT_EQ(io::read_batch(tmp.path() / "tiny.batch", 1).deletions(), 1U);
   EXPECT_EQ(io::read_batch_from_memory(bom + "- 0 1\n", 1, batch_semantics::set, 0, "m.batch").deletions(), 1U);
+  // The missing-edge policy reaches the batch (the CLI's --ignore-missing).
+  EXPECT_EQ(io::read_batch_from_memory("- 0 1\n", 1, batch_semantics::set, 0, "m.batch").policy(), missing_edge::error);
+  EXPECT_EQ(io::read_batch_from_memory("- 0 1\n", 1, batch_semantics::set, 0, "m.batch", missing_edge::ignore).policy(),
+            missing_edge::ignore);
   spit(tmp.path() / "insert.txt", bom + "0 1 5\n");
   spit(tmp.path() / "delete.txt", bom + "1 2\n");
   auto const mosp = io::read_mosp_batch(tmp.path() / "insert.txt", tmp.path() / "delete.txt", 1);

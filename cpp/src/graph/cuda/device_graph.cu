@@ -220,6 +220,14 @@ __global__ void replay_groups(device_adjacency_view<W> adj, vertex_t n, arc_op c
   }
 }
 
+/// Whether sorted position p is the first of a valid row's operations (an invalid row's
+/// placeholder is n): the position that speaks for the row.
+__device__ inline bool first_of_row(arc_op const* ops, std::uint32_t const* perm, std::int64_t p, vertex_t n)
+{
+  vertex_t const row = ops[perm[p]].row;
+  return row < n && (p == 0 || ops[perm[p - 1]].row != row);
+}
+
 /// Step 4: rows whose new degree exceeds their slots.
 __global__ void check_room(edge_t const* begin, edge_t const* degree, vertex_t n, arc_op const* ops, std::uint32_t const* perm,
                            std::uint64_t const* keys, std::int64_t nops, std::uint32_t const* removed_in_row,
@@ -227,8 +235,8 @@ __global__ void check_room(edge_t const* begin, edge_t const* degree, vertex_t n
 {
   DYNG_GRID_STRIDE(p, nops)
   {
+    if (!first_of_row(ops, perm, p, n)) continue;
     vertex_t const row = ops[perm[p]].row;
-    if (row >= n || (p > 0 && ops[perm[p - 1]].row == row)) continue;  // the row's first position only
     edge_t const need = degree[row] - removed_in_row[row] + appended_in_row[row];
     if (need > begin[row + 1] - begin[row]) atomicOr(&status->overflow, 1u);
   }
@@ -263,9 +271,12 @@ __device__ inline edge_t group_sum(warp_group const& g, edge_t x) { return cg::r
 /// graph's hubs have hundreds of arcs, and one thread walking such a row took ~0.1 ms.
 constexpr edge_t warp_row_arcs = 64;
 
-/// Runs `job(group, i)` for every i below `count`: on its own thread when `how(i)` is 0, on the
-/// whole warp when it is 1 (after the warp's lone ones), not at all when it is -1. The loop is
-/// warp-uniform (the grid is whole warps), so that a warp can take its lanes' wide items together.
+/// Who handles an item in per_item.
+enum class handled_by { nobody, its_thread, its_warp };
+
+/// Runs `job(group, i)` for every i below `count` as `how(i)` says: on its own thread, on the
+/// whole warp (after the warp's lone ones), or not at all. The loop is warp-uniform (the grid is
+/// whole warps), so that a warp can take its lanes' wide items together.
 template <class How, class Job>
 __device__ void per_item(std::int64_t count, How how, Job job)
 {
@@ -274,9 +285,9 @@ __device__ void per_item(std::int64_t count, How how, Job job)
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - warp.thread_rank();
        base < count; base += stride) {
     std::int64_t const i = base + warp.thread_rank();
-    int const kind = i < count ? how(i) : -1;
-    if (kind == 0) job(lone_thread{}, i);
-    for (unsigned lanes = warp.ballot(kind == 1); lanes != 0; lanes &= lanes - 1)
+    handled_by const who = i < count ? how(i) : handled_by::nobody;
+    if (who == handled_by::its_thread) job(lone_thread{}, i);
+    for (unsigned lanes = warp.ballot(who == handled_by::its_warp); lanes != 0; lanes &= lanes - 1)
       job(warp, warp.shfl(i, __ffs(static_cast<int>(lanes)) - 1));
   }
 }
@@ -286,7 +297,7 @@ __global__ void copy_rows(device_adjacency_view<W> from, edge_t const* new_begin
                           vertex_t* target, W* weight, vertex_t n, int k)
 {
   per_item(
-      n, [&](std::int64_t v) { return from.degree[v] > warp_row_arcs ? 1 : 0; },
+      n, [&](std::int64_t v) { return from.degree[v] > warp_row_arcs ? handled_by::its_warp : handled_by::its_thread; },
       [&](auto const& g, std::int64_t v) {
         edge_t const src = from.begin[v], dst = new_begin[v], d = from.degree[v];
         for (edge_t i = g.thread_rank(); i < d; i += g.num_threads()) {
@@ -364,7 +375,7 @@ struct row_rewriter {
   __device__ row_ops row_at(std::int64_t p) const
   {
     vertex_t const row = ops[perm[p]].row;
-    if (row >= n || (p > 0 && ops[perm[p - 1]].row == row)) return {row, p, p};  // n: an invalid row's placeholder
+    if (!first_of_row(ops, perm, p, n)) return {row, p, p};
     std::int64_t end = p;
     while (end < nops && ops[perm[end]].row == row) ++end;
     return {row, p, end};
@@ -459,8 +470,8 @@ __global__ void apply_rows(row_rewriter<W> rw)
       rw.nops,
       [&](std::int64_t p) {
         row_ops const r = rw.row_at(p);
-        if (r.end == r.first) return -1;
-        return rw.degree[r.row] + (r.end - r.first) > warp_row_arcs ? 1 : 0;
+        if (r.end == r.first) return handled_by::nobody;
+        return rw.degree[r.row] + (r.end - r.first) > warp_row_arcs ? handled_by::its_warp : handled_by::its_thread;
       },
       [&](auto const& g, std::int64_t p) { rw.rewrite(g, rw.row_at(p)); });
 }
