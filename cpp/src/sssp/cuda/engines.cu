@@ -59,6 +59,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <span>
 #include <string>
@@ -158,6 +159,8 @@ struct ctx {
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
+  int local_hops;             // hops a block takes on its own in a small round (relax_round)
+  unsigned long long hop_below;  // rounds of at most this many vertices take them
   long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
   bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
@@ -242,11 +245,16 @@ struct block_list {
     if (threadIdx.x == 0) count = 0;
     __syncthreads();
   }
-  __device__ void add(vertex_t v, vertex_t* list, unsigned long long* list_count)
+  /// Returns v's place in `item`, or capacity when it went to the list directly.
+  __device__ unsigned add(vertex_t v, vertex_t* list, unsigned long long* list_count)
   {
     unsigned const pos = atomicAdd(&count, 1u);
-    if (pos < capacity) item[pos] = v;
-    else append(list, list_count, v);
+    if (pos < capacity) {
+      item[pos] = v;
+      return pos;
+    }
+    append(list, list_count, v);
+    return capacity;
   }
   __device__ void flush(vertex_t* list, unsigned long long* list_count)
   {
@@ -263,6 +271,14 @@ __device__ inline block_list& gathered(int which)
 {
   __shared__ block_list lists[2];
   return lists[which];
+}
+
+/// The keys of the heads a round gathered in gathered(0), by place: the block's local hops relax
+/// those heads from them (relax_round).
+__device__ inline std::uint64_t* gathered_keys()
+{
+  __shared__ std::uint64_t keys[block_list::capacity];
+  return keys;
 }
 
 /// Folds every thread's v into *out with one atomic per block (Op: cg::plus, an atomicAdd, or
@@ -358,13 +374,11 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   auto& far = gathered(1);
   improved.begin();
   if (split) far.begin();
+  std::uint64_t* const kept_key = gathered_keys();
   unsigned long long relaxed = 0;
   std::uint64_t far_least = unreachable_key;
-  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
-  {
-    vertex_t const x = cur[i / lanes];
-    auto const lane = static_cast<edge_t>(i % lanes);
-    std::uint64_t const kx = load(&c.key[x]);
+  // x's arcs from key kx, every lanes-th from `lane`.
+  auto const relax_arcs = [&](vertex_t x, std::uint64_t kx, edge_t lane, int lanes) {
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
     if (lane == 0) relaxed += static_cast<unsigned long long>(d);
     for (edge_t s = b + lane; s < b + d; s += lanes) {
@@ -373,12 +387,45 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
         if (changed != nullptr) note_changed(changed, y, c.gen);
         if (cand < nf.below) {
-          if (claim(c.round_mark, y, stamp)) improved.add(y, next, next_count);
+          if (claim(c.round_mark, y, stamp)) {
+            unsigned const pos = improved.add(y, next, next_count);
+            if (pos < block_list::capacity) kept_key[pos] = cand;
+          }
         } else {
           far_least = cand < far_least ? cand : far_least;
           if (claim(c.far_mark, y, nf.stamp)) far.add(y, c.seeds, &c.ctr[c_far + nf.phase % 2]);
         }
       }
+    }
+  };
+  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
+  {
+    vertex_t const x = cur[i / lanes];
+    relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
+  }
+  // Local hops (a small round: its length is the chain of memory round trips, most of it the grid
+  // barrier): the block relaxes the heads it improved at once, from the keys that improved them,
+  // with block barriers only, and again with theirs, `local_hops` times. The heads stay in the
+  // next round's frontier (claimed as any), which relaxes them from their keys then, so this only
+  // moves keys towards their final values sooner: a round covers up to local_hops + 1 arcs of a
+  // path rather than one. Uniform: count and the shared end are the same in every thread.
+  if (count <= c.hop_below) {
+    __shared__ unsigned hop_end;
+    unsigned from = 0;
+    for (int h = 0; h < c.local_hops; ++h) {
+      __syncthreads();  // the previous hop's heads and keys are in place
+      if (threadIdx.x == 0) hop_end = improved.count < block_list::capacity ? improved.count : block_list::capacity;
+      __syncthreads();
+      unsigned const to = hop_end;
+      if (to == from) break;
+      unsigned const heads = to - from;
+      int hop_lanes = 1;
+      while (hop_lanes < 32 && heads * hop_lanes * 2 <= blockDim.x) hop_lanes *= 2;
+      for (unsigned i = threadIdx.x; i < heads * hop_lanes; i += blockDim.x) {
+        unsigned const at = from + i / hop_lanes;
+        relax_arcs(improved.item[at], kept_key[at], static_cast<edge_t>(i % hop_lanes), hop_lanes);
+      }
+      from = to;
     }
   }
   improved.flush(next, next_count);
@@ -954,6 +1001,10 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
+  c.local_hops = 0;
+  c.hop_below = 0;
+  if (char const* e = std::getenv("DYNG_EXP_HOPS")) c.local_hops = std::atoi(e);
+  if (char const* e = std::getenv("DYNG_EXP_HOP_BELOW")) c.hop_below = std::strtoull(e, nullptr, 10);
   long long const width = jump_width.load(std::memory_order_relaxed);
   c.jump_width = width > 0 ? width : std::max<long long>(1024, g.n / 1024);
   c.timed = res.profiler() != nullptr;
