@@ -586,6 +586,43 @@ TEST_F(SsspCuda, FusedEngineIsCorrectOnAnyGrid)
   }
 }
 
+TEST_F(SsspCuda, LocalHopsKeepTheTreesExact)
+{
+  // The fused kernels' local hops (a block relaxing the heads it improved before the grid
+  // barrier) only move keys sooner: none, one, the default and many give the sequential trees,
+  // undirected (zero weights in both directions) and directed, also on a grid of one block,
+  // whose gathered list overflows into the frontier in the larger rounds (those heads take no
+  // local hop).
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  for (bool directed : {true, false}) {
+    graph_spec const spec{.n = 6000, .avg_degree = 2.5, .directed = directed, .max_weight = 100, .zero_weight_share = 0.1};
+    for (int hops : {0, 1, 4, 32}) {
+      for (int blocks : {1, 0}) {
+        knob_scope<int> const hop_scope(sssp::detail::cuda_local_hops, hops);
+        knob_scope<int> const grid_scope(sssp::detail::cuda_fused_blocks, blocks);
+        auto const seed = static_cast<std::uint64_t>(hops * 10 + blocks + (directed ? 0 : 100));
+        test::generator a(seed), b(seed);
+        auto h = a.make_graph(cpu, spec);
+        auto d = b.make_graph(gpu, spec);
+        auto ref = sssp::compute(cpu, h, {});
+        auto r = sssp::compute(gpu, d, {.engine = fused});
+        auto const where = describe(spec, seed) + " hops " + std::to_string(hops) + " blocks " + std::to_string(blocks);
+        ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
+        ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where;
+        for (std::size_t size : {3u, 40u, 800u}) {
+          auto const bt = a.make_batch(h, spec, size);
+          (void)b.make_batch(d, spec, size);  // keep the generators in step
+          dyng::update(cpu, h, bt, ref);
+          dyng::update(gpu, d, bt, r);
+          ASSERT_EQ(r.distance_data(), ref.distance_data()) << where << " batch " << size;
+          ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where << " batch " << size;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(SsspCuda, RecomputeKeepsTheAdmittedWeightBound)
 {
   // An update that recomputes takes its weight bound from the compute and the batches admitted

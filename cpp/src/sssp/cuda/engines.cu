@@ -59,7 +59,6 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <span>
 #include <string>
@@ -160,7 +159,6 @@ struct ctx {
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
   int local_hops;             // hops a block takes on its own in a small round (relax_round)
-  unsigned long long hop_below;  // rounds of at most this many vertices take them
   long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
   bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
@@ -355,6 +353,13 @@ struct near_far {
   int phase = 0;
 };
 
+/// The frontier size up to which a round takes local hops (relax_round). A hop costs about what
+/// a round does (~3.5 us on the H200: the same chain of dependent round trips to L2, without the
+/// grid barrier), and its relaxations are done again in the next round, so hops pay only where a
+/// round is short of work: rounds of NE's compute and of the recompute after 50K changes, which
+/// near-far phases and the tail make small (docs/adr/0009, local hops).
+constexpr unsigned long long hop_frontier_limit = 4096;
+
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
 /// the far list, `nf`). Marks the improved heads in `changed` unless it is null.
 /// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
@@ -403,13 +408,13 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
     vertex_t const x = cur[i / lanes];
     relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
   }
-  // Local hops (a small round: its length is the chain of memory round trips, most of it the grid
-  // barrier): the block relaxes the heads it improved at once, from the keys that improved them,
-  // with block barriers only, and again with theirs, `local_hops` times. The heads stay in the
-  // next round's frontier (claimed as any), which relaxes them from their keys then, so this only
-  // moves keys towards their final values sooner: a round covers up to local_hops + 1 arcs of a
-  // path rather than one. Uniform: count and the shared end are the same in every thread.
-  if (count <= c.hop_below) {
+  // Local hops, in a small round: the block relaxes the heads it improved at once, from the keys
+  // that improved them, with block barriers only, and then their heads, up to c.local_hops times.
+  // The heads stay in the next round's frontier (claimed as any), which relaxes them from their
+  // keys then, so this only moves keys towards their final values sooner: a round covers up to
+  // local_hops + 1 arcs of a path rather than one. Uniform: count and hop_end are the same in
+  // every thread of the block.
+  if (count <= hop_frontier_limit) {
     __shared__ unsigned hop_end;
     unsigned from = 0;
     for (int h = 0; h < c.local_hops; ++h) {
@@ -945,6 +950,13 @@ std::atomic<int> near_far_factor{10};
 /// sanitizer runs cap the grid (DYNG_TEST_FUSED_BLOCKS, ci/gpu.sh). Tests set it (cuda_fused_blocks).
 std::atomic<int> fused_blocks{0};
 
+/// Hops a block of the fused kernels takes on its own in a round of at most hop_frontier_limit
+/// vertices (relax_round; 0: none). Chosen from same-run sweeps on the H200 (NE, weights uniform
+/// 1..100 seed 42; docs/adr/0009, local hops): 4 took the CLI's recompute after 50K changes from
+/// 1.20-1.22 to 1.06 ms (149 -> 81 rounds); 2 did as well, 8 less (1.12-1.15); the local 10K
+/// update was unchanged. Tests set it (cuda_local_hops).
+std::atomic<int> local_hops{4};
+
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
   std::size_t marks_for = 0;  // vertices the marks were cleared for
@@ -1001,10 +1013,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
-  c.local_hops = 0;
-  c.hop_below = 0;
-  if (char const* e = std::getenv("DYNG_EXP_HOPS")) c.local_hops = std::atoi(e);
-  if (char const* e = std::getenv("DYNG_EXP_HOP_BELOW")) c.hop_below = std::strtoull(e, nullptr, 10);
+  c.local_hops = 0;  // the fused engine's launches set theirs (local_hops)
   long long const width = jump_width.load(std::memory_order_relaxed);
   c.jump_width = width > 0 ? width : std::max<long long>(1024, g.n / 1024);
   c.timed = res.profiler() != nullptr;
@@ -1143,6 +1152,7 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
   auto c = make_ctx(res, g, store, *d, false);
   c.source = p.source;
   if (fused) {
+    c.local_hops = local_hops.load(std::memory_order_relaxed);
     launch_cooperative(res, fused_compute_kernel<W>, c);
     finish(res, c, access::stats(r), false, 0, compute_stages);
   } else {
@@ -1169,6 +1179,7 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
   c.recompute_above = above;
   auto& st = access::stats(r);
   if (fused) {  // an update past `above` recomputes in the kernel (give_up)
+    c.local_hops = local_hops.load(std::memory_order_relaxed);
     launch_cooperative(res, fused_update_kernel<W>, c);
     finish(res, c, st, false, 0, update_stages, recompute_stages);
     return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
@@ -1269,6 +1280,7 @@ int cuda_walk_levels(int levels) noexcept { return walk_levels.exchange(levels);
 int cuda_near_far_factor(int factor) noexcept { return near_far_factor.exchange(factor); }
 long long cuda_jump_width(long long width) noexcept { return jump_width.exchange(width); }
 int cuda_fused_blocks(int blocks) noexcept { return fused_blocks.exchange(blocks); }
+int cuda_local_hops(int hops) noexcept { return local_hops.exchange(hops); }
 
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
