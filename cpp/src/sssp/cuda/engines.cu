@@ -159,6 +159,7 @@ struct ctx {
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
   int local_hops;             // hops a block takes on its own in a small round (relax_round)
+  unsigned long long hop_limit;  // in rounds of at most this many vertices (hop_arc_budget)
   long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
   bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
@@ -353,12 +354,12 @@ struct near_far {
   int phase = 0;
 };
 
-/// The frontier size up to which a round takes local hops (relax_round). A hop costs about what
-/// a round does (~3.5 us on the H200: the same chain of dependent round trips to L2, without the
-/// grid barrier), and its relaxations are done again in the next round, so hops pay only where a
-/// round is short of work: rounds of NE's compute and of the recompute after 50K changes, which
-/// near-far phases and the tail make small (docs/adr/0009, local hops).
-constexpr unsigned long long hop_frontier_limit = 4096;
+/// The arcs up to which a round takes local hops (relax_round), at the graph's mean degree: a
+/// hop costs about what a round does (~3.5 us on the H200: the same chain of dependent round
+/// trips to L2, without the grid barrier), and its relaxations are done again in the next round,
+/// so hops pay only where a round is short of work: the small rounds of NE's compute and of the
+/// recompute after 50K changes (4,000 vertices; docs/adr/0009, local hops).
+constexpr std::int64_t hop_arc_budget = 10'240;
 
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
 /// the far list, `nf`). Marks the improved heads in `changed` unless it is null.
@@ -414,7 +415,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   // keys then, so this only moves keys towards their final values sooner: a round covers up to
   // local_hops + 1 arcs of a path rather than one. Uniform: count and hop_end are the same in
   // every thread of the block.
-  if (count <= hop_frontier_limit) {
+  if (count <= c.hop_limit) {
     __shared__ unsigned hop_end;
     unsigned from = 0;
     for (int h = 0; h < c.local_hops; ++h) {
@@ -950,8 +951,8 @@ std::atomic<int> near_far_factor{10};
 /// sanitizer runs cap the grid (DYNG_TEST_FUSED_BLOCKS, ci/gpu.sh). Tests set it (cuda_fused_blocks).
 std::atomic<int> fused_blocks{0};
 
-/// Hops a block of the fused kernels takes on its own in a round of at most hop_frontier_limit
-/// vertices (relax_round; 0: none). Chosen from same-run sweeps on the H200 (NE, weights uniform
+/// Hops a block of the fused kernels takes on its own in a round of at most hop_limit vertices
+/// (relax_round; 0: none). Chosen from same-run sweeps on the H200 (NE, weights uniform
 /// 1..100 seed 42; docs/adr/0009, local hops): 4 took the CLI's recompute after 50K changes from
 /// 1.20-1.22 to 1.06 ms (149 -> 81 rounds); 2 did as well, 8 less (1.12-1.15); the local 10K
 /// update was unchanged. Tests set it (cuda_local_hops).
@@ -1014,6 +1015,8 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
   c.local_hops = 0;  // the fused engine's launches set theirs (local_hops)
+  c.hop_limit = static_cast<unsigned long long>(hop_arc_budget * std::max<std::int64_t>(g.n, 1) /
+                                                std::max<std::int64_t>(g.m, 1));
   long long const width = jump_width.load(std::memory_order_relaxed);
   c.jump_width = width > 0 ? width : std::max<long long>(1024, g.n / 1024);
   c.timed = res.profiler() != nullptr;
