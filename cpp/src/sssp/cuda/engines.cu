@@ -354,16 +354,16 @@ struct near_far {
   int phase = 0;
 };
 
-/// The arcs up to which a round takes local hops (relax_round), at the graph's mean degree: a
-/// hop costs about what a round does (~3.5 us on the H200: the same chain of dependent round
-/// trips to L2, without the grid barrier), and its relaxations are done again in the next round,
-/// so hops pay only where a round is short of work: the small rounds of NE's compute and of the
-/// recompute after 50K changes (4,000 vertices; docs/adr/0009, local hops).
+/// Where rounds take local hops (relax_round). A hop costs about what a round does (~3.5 us on
+/// the H200: the same chain of dependent round trips to L2, without the grid barrier), and its
+/// relaxations are done again in the next round, so hops pay only in small rounds of long
+/// propagations: rounds of up to hop_arc_budget arcs at the graph's mean degree (4,000 vertices
+/// on NE), on graphs of at most hop_mean_degree arcs a vertex (road networks: chains hundreds of
+/// hops deep). A small-world graph's propagation is a few wide rounds; hops only repeat work there
+/// (musae-facebook's updates after 10K and 50K changes 1.05 -> 1.16 and 0.88 -> 0.98 ms with
+/// them, heads of more than 8 arcs excluded or not; docs/adr/0009, local hops).
 constexpr std::int64_t hop_arc_budget = 10'240;
-/// A hop follows chains: a head with more arcs than this waits for the next round, where the
-/// grid's threads share its arcs (a hub's arcs relaxed in a hop by a block, then again by the
-/// grid, slowed musae-facebook's updates by a sixth).
-constexpr edge_t hop_degree_limit = 8;
+constexpr std::int64_t hop_mean_degree = 4;
 
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
 /// the far list, `nf`). Marks the improved heads in `changed` unless it is null.
@@ -387,10 +387,9 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   std::uint64_t* const kept_key = gathered_keys();
   unsigned long long relaxed = 0;
   std::uint64_t far_least = unreachable_key;
-  // x's arcs from key kx, every lanes-th from `lane`, if it has at most max_degree of them.
-  auto const relax_arcs = [&](vertex_t x, std::uint64_t kx, edge_t lane, int lanes, edge_t max_degree) {
+  // x's arcs from key kx, every lanes-th from `lane`.
+  auto const relax_arcs = [&](vertex_t x, std::uint64_t kx, edge_t lane, int lanes) {
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
-    if (d > max_degree) return;
     if (lane == 0) relaxed += static_cast<unsigned long long>(d);
     for (edge_t s = b + lane; s < b + d; s += lanes) {
       vertex_t const y = c.out.target[s];
@@ -412,7 +411,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
-    relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes, std::numeric_limits<edge_t>::max());
+    relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
   }
   // Local hops, in a small round: the block relaxes the heads it improved at once, from the keys
   // that improved them, with block barriers only, and then their heads, up to c.local_hops times.
@@ -434,7 +433,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       while (hop_lanes < 32 && heads * hop_lanes * 2 <= blockDim.x) hop_lanes *= 2;
       for (unsigned i = threadIdx.x; i < heads * hop_lanes; i += blockDim.x) {
         unsigned const at = from + i / hop_lanes;
-        relax_arcs(improved.item[at], kept_key[at], static_cast<edge_t>(i % hop_lanes), hop_lanes, hop_degree_limit);
+        relax_arcs(improved.item[at], kept_key[at], static_cast<edge_t>(i % hop_lanes), hop_lanes);
       }
       from = to;
     }
@@ -1020,7 +1019,8 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
   c.local_hops = 0;  // the fused engine's launches set theirs (local_hops)
-  c.hop_limit = static_cast<unsigned long long>(hop_arc_budget * std::max<std::int64_t>(g.n, 1) / std::max<std::int64_t>(g.m, 1));  // HOPLIMIT
+  auto const vertices = std::max<std::int64_t>(g.n, 1), arcs = std::max<std::int64_t>(g.m, 1);
+  c.hop_limit = arcs > hop_mean_degree * vertices ? 0 : static_cast<unsigned long long>(hop_arc_budget * vertices / arcs);
   long long const width = jump_width.load(std::memory_order_relaxed);
   c.jump_width = width > 0 ? width : std::max<long long>(1024, g.n / 1024);
   c.timed = res.profiler() != nullptr;
