@@ -558,31 +558,39 @@ TEST_F(SsspCuda, NearFarComputeEqualsSequential)
   }
 }
 
+/// The fused engine against the sequential one on a random graph of `spec`: the compute, then a
+/// batch of each size, the trees compared element by element after each.
+void expect_fused_trees_exact(graph_spec const& spec, std::uint64_t seed, std::initializer_list<std::size_t> sizes,
+                              std::string const& where)
+{
+  auto const gpu = resources::cuda(0);
+  auto const cpu = resources::sequential();
+  test::generator a(seed), b(seed);
+  auto h = a.make_graph(cpu, spec);
+  auto d = b.make_graph(gpu, spec);
+  auto ref = sssp::compute(cpu, h, {});
+  auto r = sssp::compute(gpu, d, {.engine = fused});
+  ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
+  ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where;
+  for (std::size_t size : sizes) {
+    auto const bt = a.make_batch(h, spec, size);
+    (void)b.make_batch(d, spec, size);  // keep the generators in step
+    dyng::update(cpu, h, bt, ref);
+    dyng::update(gpu, d, bt, r);
+    ASSERT_EQ(r.distance_data(), ref.distance_data()) << where << " batch " << size;
+    ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where << " batch " << size;
+  }
+}
+
 TEST_F(SsspCuda, FusedEngineIsCorrectOnAnyGrid)
 {
   // One block, a few, and the default grid: the fused compute and updates (incremental and
   // recomputing) give the sequential engine's trees; the kernels stride over whatever grid runs.
-  auto const gpu = resources::cuda(0);
-  auto const cpu = resources::sequential();
   graph_spec const spec{.n = 2000, .avg_degree = 3.0, .directed = true, .max_weight = 100};
   for (int blocks : {1, 3, 0}) {
     knob_scope<int> const scope(sssp::detail::cuda_fused_blocks, blocks);
-    auto const seed = static_cast<std::uint64_t>(blocks);
-    test::generator a(seed), b(seed);
-    auto h = a.make_graph(cpu, spec);
-    auto d = b.make_graph(gpu, spec);
-    auto ref = sssp::compute(cpu, h, {});
-    auto r = sssp::compute(gpu, d, {.engine = fused});
-    auto const where = "blocks " + std::to_string(blocks);
-    ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
-    for (std::size_t size : {5u, 60u, 1500u}) {
-      auto const bt = a.make_batch(h, spec, size);
-      (void)b.make_batch(d, spec, size);  // keep the generators in step
-      dyng::update(cpu, h, bt, ref);
-      dyng::update(gpu, d, bt, r);
-      ASSERT_EQ(r.distance_data(), ref.distance_data()) << where << " batch " << size;
-      ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where << " batch " << size;
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        expect_fused_trees_exact(spec, static_cast<std::uint64_t>(blocks), {5, 60, 1500}, "blocks " + std::to_string(blocks)));
   }
 }
 
@@ -593,8 +601,6 @@ TEST_F(SsspCuda, LocalHopsKeepTheTreesExact)
   // undirected (zero weights in both directions) and directed, also on a grid of one block,
   // whose gathered list overflows into the frontier in the larger rounds (those heads take no
   // local hop). Sparse graphs: hops are for graphs of at most 4 arcs a vertex (hop_mean_degree).
-  auto const gpu = resources::cuda(0);
-  auto const cpu = resources::sequential();
   for (bool directed : {true, false}) {
     graph_spec const spec{.n = 6000, .avg_degree = directed ? 2.5 : 1.5, .directed = directed, .max_weight = 100,
                           .zero_weight_share = 0.1};
@@ -603,22 +609,8 @@ TEST_F(SsspCuda, LocalHopsKeepTheTreesExact)
         knob_scope<int> const hop_scope(sssp::detail::cuda_local_hops, hops);
         knob_scope<int> const grid_scope(sssp::detail::cuda_fused_blocks, blocks);
         auto const seed = static_cast<std::uint64_t>(hops * 10 + blocks + (directed ? 0 : 100));
-        test::generator a(seed), b(seed);
-        auto h = a.make_graph(cpu, spec);
-        auto d = b.make_graph(gpu, spec);
-        auto ref = sssp::compute(cpu, h, {});
-        auto r = sssp::compute(gpu, d, {.engine = fused});
-        auto const where = describe(spec, seed) + " hops " + std::to_string(hops) + " blocks " + std::to_string(blocks);
-        ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
-        ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where;
-        for (std::size_t size : {3u, 40u, 800u}) {
-          auto const bt = a.make_batch(h, spec, size);
-          (void)b.make_batch(d, spec, size);  // keep the generators in step
-          dyng::update(cpu, h, bt, ref);
-          dyng::update(gpu, d, bt, r);
-          ASSERT_EQ(r.distance_data(), ref.distance_data()) << where << " batch " << size;
-          ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where << " batch " << size;
-        }
+        ASSERT_NO_FATAL_FAILURE(expect_fused_trees_exact(
+            spec, seed, {3, 40, 800}, describe(spec, seed) + " hops " + std::to_string(hops) + " blocks " + std::to_string(blocks)));
       }
     }
   }
