@@ -205,12 +205,12 @@ __device__ inline void note_changed(std::uint32_t* mark, vertex_t v, std::uint32
   cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(mark[v]).store(gen, cuda::memory_order_relaxed);
 }
 
-/// Threads per frontier vertex, the same in every thread: the grid's threads spread over the
-/// frontier (up to a warp per vertex), so a vertex's arcs are relaxed side by side rather than
+/// Threads per frontier vertex, the same in every thread: the grid's threads (a block's, for
+/// its local hops) spread over the frontier (up to a warp per vertex), so a vertex's arcs are relaxed side by side rather than
 /// one after another: a round lasts as long as its slowest thread's chain of memory round trips.
-__device__ inline int lanes_for(unsigned long long count)
+__device__ inline int lanes_for(unsigned long long count,
+                                unsigned long long threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x)
 {
-  auto const threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   int lanes = 1;
   while (lanes < 32 && count * static_cast<unsigned long long>(lanes) * 2 <= threads) lanes *= 2;
   return lanes;
@@ -360,8 +360,8 @@ struct near_far {
 /// propagations: rounds of up to hop_arc_budget arcs at the graph's mean degree (4,000 vertices
 /// on NE), on graphs of at most hop_mean_degree arcs a vertex (road networks: chains hundreds of
 /// hops deep). A small-world graph's propagation is a few wide rounds; hops only repeat work there
-/// (musae-facebook's updates after 10K and 50K changes 1.05 -> 1.16 and 0.88 -> 0.98 ms with
-/// them, heads of more than 8 arcs excluded or not; docs/adr/0009, local hops).
+/// (musae-facebook's updates after 10K and 50K changes 1.04-1.06 -> 1.13-1.23 and 0.88-0.90 ->
+/// 0.97-1.18 ms with them, heads of more than 8 arcs excluded or not; docs/adr/0009, local hops).
 constexpr std::int64_t hop_arc_budget = 10'240;
 constexpr std::int64_t hop_mean_degree = 4;
 
@@ -429,8 +429,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       unsigned const to = hop_end;
       if (to == from) break;
       unsigned const heads = to - from;
-      int hop_lanes = 1;
-      while (hop_lanes < 32 && heads * hop_lanes * 2 <= blockDim.x) hop_lanes *= 2;
+      int const hop_lanes = lanes_for(heads, blockDim.x);  // the block's threads over its heads
       for (unsigned i = threadIdx.x; i < heads * hop_lanes; i += blockDim.x) {
         unsigned const at = from + i / hop_lanes;
         relax_arcs(improved.item[at], kept_key[at], static_cast<edge_t>(i % hop_lanes), hop_lanes);
@@ -956,10 +955,12 @@ std::atomic<int> near_far_factor{10};
 std::atomic<int> fused_blocks{0};
 
 /// Hops a block of the fused kernels takes on its own in a round of at most hop_limit vertices
-/// (relax_round; 0: none). Chosen from same-run sweeps on the H200 (NE, weights uniform
-/// 1..100 seed 42; docs/adr/0009, local hops): 4 took the CLI's recompute after 50K changes from
-/// 1.20-1.22 to 1.06 ms (149 -> 81 rounds); 2 did as well, 8 less (1.12-1.15); the local 10K
-/// update was unchanged. Tests set it (cuda_local_hops).
+/// (relax_round; 0: none). The fused engine's only: the operators engine's rounds were not
+/// measured with them. Chosen from same-run sweeps on the H200 (NE, weights uniform 1..100 seed
+/// 42; docs/adr/0009, local hops): 4 took the CLI's recompute after 50K changes from 1.20-1.22 to
+/// 1.06 ms (149 -> 83 rounds; 2 alike, 8 1.12-1.15), and the benchmark's NE compute from 16.0-16.5
+/// to 14.4-14.6 ms, one change 1.87 -> 1.69 ms, the local 10K batch 2.61 -> 2.47 ms. Tests set it
+/// (cuda_local_hops).
 std::atomic<int> local_hops{4};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
