@@ -60,7 +60,7 @@ void write_results(std::string const& dir, std::vector<sssp::result> const& rs, 
 {
   for (auto const& r : rs) {
     std::filesystem::path d = dir;
-    if (k > 1) d /= "obj" + std::to_string(r.params().objective);
+    if (k > 1) d /= "obj" + std::to_string(r.objective());
     io::make_directories(d);
     io::write_distances(d / (std::string("distances") + suffix + ".txt"), r.distance_data());
     io::write_parents(d / (std::string("SSSPTree") + suffix + ".txt"), r.parents());
@@ -180,7 +180,7 @@ int run_sssp(sssp_options const& o)
     for (auto const& r : results) {
       auto const why = sssp::verify(g, r);
       if (!why.empty())
-        throw logic_error("--verify: objective " + std::to_string(r.params().objective) + ": " + why);
+        throw logic_error("--verify: objective " + std::to_string(r.objective()) + ": " + why);
     }
     out.add("verify", "ok (" + std::to_string(elapsed_ms(start)) + " ms, against a sequential Dijkstra)");
   }

@@ -62,7 +62,7 @@ class Result(ResultBase):
 
     @property
     def objective(self) -> int:
-        return int(self._r.params.objective)
+        return int(self._r.objective)
 
     def _describe(self) -> str:
         return f"sssp result (source {self.source})"

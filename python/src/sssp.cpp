@@ -76,6 +76,7 @@ void bind_sssp(nb::module_& m)
           "device_parents", [](sssp::result const& r) { return device_snapshot_of(r.device_parents()); },
           "A device copy of the parents (CUDA results only).")
       .def_prop_ro("source", &sssp::result::source)
+      .def_prop_ro("objective", &sssp::result::objective)
       .def_prop_ro("params", [](sssp::result const& r) { return r.params(); })
       .def(
           "set_params", [](sssp::result& r, sssp::params const& p) { r.params() = p; },

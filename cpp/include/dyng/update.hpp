@@ -63,7 +63,9 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
 
 /// Commits `b` to `g` once and updates every result on `g`, consistently.
 /// @throws stale_result if a result does not match `g` before the batch; invalid_argument if
-///         the batch is invalid or a result is passed twice. In both cases nothing has changed.
+///         the batch is invalid, a result is passed twice or a result refuses it (its family's
+///         check_update); not_supported if a result has no engine for `res`. In each case
+///         nothing has changed.
 template <class... Results>
 commit_stats update(resources const& res, graph& g, batch const& b, Results&... results)
 {

@@ -17,6 +17,7 @@ struct access {
     return result(std::move(combined_tree), std::move(combined));
   }
   static auto& params(result& r) noexcept { return r.params_; }
+  static auto& source(result& r) noexcept { return r.source_; }
   static auto& objectives(result& r) noexcept { return r.objectives_; }
   static auto& pref(result& r) noexcept { return r.pref_; }
   static auto& lcm(result& r) noexcept { return r.lcm_; }

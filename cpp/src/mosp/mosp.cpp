@@ -242,7 +242,7 @@ void rebuild(resources const& res, graph const& g, result& r)
     scoped_stage stage(res.profiler(), "mosp.combined");
     access::combined(r) = build_combined<W>(res, g, r);
     access::combined_tree(r) = sssp::compute(res, access::combined(r),
-                                             {.source = p.source, .objective = 0, .strategy = p.strategy});
+                                             {.source = r.source(), .objective = 0, .strategy = p.strategy});
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
   full_costs<W>(res, r);
@@ -384,6 +384,17 @@ result::cost_array const& result::cost_data() const
 
 void result::check_update(resources const& res, graph const& g, batch const& b) const
 {
+  auto const named = check_params(g, params_, "mosp::update");
+  auto const list = [](auto const& values) {
+    std::string s = "[";
+    for (auto const& v : values) s += (s.size() > 1 ? ", " : "") + std::to_string(v);
+    return s + "]";
+  };
+  DYNG_EXPECTS(params_.source == source_ && named.objectives == objectives_ && named.pref == pref_,
+               "mosp::update: the result is of source " + std::to_string(source_) + ", objectives " +
+                   list(objectives_) + " and pref " + list(pref_) + ", and its params() name source " +
+                   std::to_string(params_.source) + ", objectives " + list(named.objectives) + " and pref " +
+                   list(named.pref) + "; they are fixed at compute: call mosp::compute for another result");
   for (auto const& t : trees_) t.check_update(res, g, b);
   // The combined tree is updated with these resources too, on a batch derived later.
   combined_tree_.check_update(res, combined_, batch(combined_.k(), batch_semantics::mosp));
@@ -410,6 +421,7 @@ result result::clone() const
   result out(std::move(t), std::move(g));
   out.result_base::operator=(*this);
   out.params_ = params_;
+  out.source_ = source_;
   out.objectives_ = objectives_;
   out.pref_ = pref_;
   out.lcm_ = lcm_;
@@ -450,6 +462,7 @@ result compute(resources const& res, graph const& g, params const& p)
   auto placeholder_tree = sssp::compute(host, placeholder, {});
   auto r = access::make(std::move(placeholder_tree), std::move(placeholder));
   access::params(r) = p;
+  access::source(r) = p.source;
   access::objectives(r) = rp.objectives;
   access::pref(r) = rp.pref;
   access::lcm(r) = rp.lcm;

@@ -19,6 +19,13 @@ struct access {
   static auto& parent(result& r) noexcept { return r.parent_; }
   static auto& zeros(result& r) noexcept { return r.zeros_; }
   static auto& params(result& r) noexcept { return r.params_; }
+  /// A new result's parameters, and the source and objective its tree is of.
+  static void start(result& r, sssp::params const& p)
+  {
+    r.params_ = p;
+    r.source_ = p.source;
+    r.objective_ = p.objective;
+  }
   static auto& stats(result& r) noexcept { return r.stats_; }
   static auto& step(result& r) noexcept { return r.step_; }
   static auto& zero_free(result& r) noexcept { return r.zero_free_; }

@@ -129,6 +129,12 @@ result result::clone() const
 
 void result::check_update(resources const& res, graph const& g, [[maybe_unused]] batch const& b) const
 {
+  check_params(g, params_, "sssp::update");
+  DYNG_EXPECTS(params_.source == source_ && params_.objective == objective_,
+               "sssp::update: the result is the tree from source " + std::to_string(source_) + " over column " +
+                   std::to_string(objective_) + ", and its params() name source " + std::to_string(params_.source) +
+                   " and column " + std::to_string(params_.objective) +
+                   "; they are fixed at compute: call sssp::compute for another tree");
   check_placement(res, g, "sssp::update");
   (void)detail::choose(res, g.impl(), params_);  // an engine for these resources, or not_supported
 #if defined(DYNG_HAVE_CUDA)
@@ -154,7 +160,7 @@ result compute(resources const& res, graph const& g, params const& p)
   check_params(g, p, "sssp::compute");
   check_placement(res, g, "sssp::compute");
   auto r = access::make();
-  access::params(r) = p;
+  access::start(r, p);
   run_compute(res, g, r);
   access::stamp(r, g);
   return r;
@@ -244,7 +250,7 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
                        ", the canonical rule gives " + std::to_string(ref.parents()[v]) +
                        "; pass canonicalize=true to adopt the canonical tree");
   }
-  access::params(ref) = p;
+  access::start(ref, p);
   (void)res;
   return ref;
 }

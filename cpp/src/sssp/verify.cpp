@@ -17,7 +17,7 @@ std::string verify(graph const& g_in, result const& r)
   if (r.size() != g.num_vertices()) return "the result has " + std::to_string(r.size()) + " vertices, the graph " +
                                            std::to_string(g.num_vertices());
   auto const ref = compute(resources::sequential(), g,
-                           params{.source = r.source(), .objective = r.params().objective,
+                           params{.source = r.source(), .objective = r.objective(),
                                   .engine = "sssp.seq.dijkstra"});
   auto const n = static_cast<std::size_t>(g.num_vertices());
   std::string out;
@@ -47,7 +47,7 @@ std::string verify(graph const& g_in, result const& r)
     auto const t = detail::view<D>(self);
     auto const& in = g.impl().in_adj<W>();
     for (vertex_t v = 0; v < g.num_vertices() && out.empty(); ++v) {
-      auto const p = detail::canonical_parent(in, r.params().objective, t, v, r.source());
+      auto const p = detail::canonical_parent(in, r.objective(), t, v, r.source());
       if (p != r.parents()[static_cast<std::size_t>(v)])
         out = "vertex " + std::to_string(v) + ": parent " + std::to_string(r.parents()[static_cast<std::size_t>(v)]) +
               " breaks the canonical rule, which gives " + std::to_string(p);

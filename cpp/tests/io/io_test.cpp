@@ -497,6 +497,24 @@ TEST(IoRead, RomeShippedInData)
   EXPECT_EQ(f.id_offset, 1);
 }
 
+TEST(IoRead, RepeatedArcWithDuplicatesErrorIsAnIoErrorNamingTheFile)
+{
+  io::read_options o;
+  o.duplicates = duplicate_edges::error;
+  std::string const text = "p sp 3 3\na 1 2 5\na 2 3 1\na 1 2 7\n";
+  try {
+    (void)io::read_graph_from_memory(res, text, o, "twice.gr");
+    FAIL() << "no error";
+  } catch (io_error const& e) {
+    std::string const m = e.what();
+    EXPECT_NE(m.find("twice.gr: "), std::string::npos) << m;
+    EXPECT_NE(m.find("edge 0 and edge 2 both give the arc"), std::string::npos) << m;
+    EXPECT_NE(m.find("read_options::duplicates"), std::string::npos) << m;
+  }
+  o.duplicates = duplicate_edges::min_weight;  // the default merges them
+  EXPECT_EQ(io::read_graph_from_memory(res, text, o, "twice.gr").graph.num_edges(), 2);
+}
+
 // ---- errors: file, line and what was expected -------------------------------------------------
 
 struct error_case {

@@ -268,6 +268,43 @@ TEST(Mosp, RejectsBadParametersAndChangesNothing)
   EXPECT_THROW((void)r.costs<double>(), invalid_argument);
 }
 
+TEST(Mosp, UpdateRefusesParamsOfAnotherResult)
+{
+  // The source, objectives and preferences are fixed at compute; params() changes the strategy
+  // and the combined update only. Refused before the commit, the graph and result unchanged.
+  auto const res = resources::sequential();
+  test::generator gen(3);
+  graph_spec const spec{.n = 20, .k = 2};
+  auto g = gen.make_graph(res, spec);
+  auto r = mosp::compute(res, g, {.source = 0});
+  auto const fixed = r.params();
+  auto const b = gen.make_batch(g, spec, 5);
+  auto const refused = [&](auto const& change, std::string const& part) {
+    change(r.params());
+    auto const version = g.version();
+    try {
+      dyng::update(res, g, b, r);
+      ADD_FAILURE() << "no error for " << part;
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(g.version(), version) << part;
+    EXPECT_TRUE(r.is_current(g)) << part;
+    r.params() = fixed;
+  };
+  refused([](mosp::params& p) { p.source = 1; },
+          "the result is of source 0, objectives [0, 1] and pref [1, 1], and its params() name source 1");
+  refused([](mosp::params& p) { p.objectives = {1}; }, "objectives [1] and pref [1]; they are fixed at compute");
+  refused([](mosp::params& p) { p.pref = {1, 2}; }, "pref [1, 2]; they are fixed");
+  refused([](mosp::params& p) { p.source = 100; }, "source 100 out of range [0, 20)");
+  EXPECT_EQ(mosp::verify(g, r), "");
+  r.params().objectives = {0, 1};  // the same objectives, spelled out: accepted
+  r.params().combined = mosp::combined_update::rebuild;
+  dyng::update(res, g, b, r);
+  EXPECT_TRUE(r.last_stats().rebuilt);
+  EXPECT_EQ(mosp::verify(g, r), "");
+}
+
 TEST(Mosp, ObjectiveSubsetEqualsAGraphOfThoseColumns)
 {
   auto const res = resources::sequential();

@@ -183,6 +183,41 @@ TEST(Sssp, RejectsBadParameters)
   }
 }
 
+TEST(Sssp, UpdateRefusesParamsOfAnotherTree)
+{
+  // params() changes how later updates run; the source and the objective are the tree's own. An
+  // update whose params() name others, or are out of range, is refused before the commit.
+  auto res = resources::sequential();
+  auto g = graph::from_edges(res, 3, std::vector<vertex_t>{0, 1}, std::vector<vertex_t>{1, 2},
+                             std::vector<std::int32_t>{1, 2, 1, 2}, {.k = 2});
+  auto r = sssp::compute(res, g, {.source = 0});
+  auto const fixed = r.params();
+  auto const refused = [&](auto const& change, std::string const& part) {
+    change(r.params());
+    auto const version = g.version();
+    try {
+      sssp::update(res, g, batch(2).erase(1, 2), r);
+      ADD_FAILURE() << "no error for " << part;
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(g.version(), version) << part;
+    EXPECT_TRUE(r.is_current(g)) << part;
+    EXPECT_EQ(sssp::verify(g, r), "") << part;
+    r.params() = fixed;
+  };
+  refused([](sssp::params& p) { p.source = 2; },
+          "the result is the tree from source 0 over column 0, and its params() name source 2 and column 0");
+  refused([](sssp::params& p) { p.objective = 1; }, "name source 0 and column 1; they are fixed at compute");
+  refused([](sssp::params& p) { p.source = 100; }, "source 100 out of range [0, 3)");
+  refused([](sssp::params& p) { p.recompute_fraction = -1; }, "recompute_fraction must be >= 0");
+  EXPECT_EQ(r.source(), 0);
+  EXPECT_EQ(r.objective(), 0);
+  r.params().strategy = sssp::strategy::recompute;  // how it runs may change
+  EXPECT_TRUE(sssp::update(res, g, batch(2).erase(1, 2), r).recomputed);
+  EXPECT_EQ(sssp::verify(g, r), "");
+}
+
 TEST(Sssp, PinnedEngineMustMatchTheBackend)
 {
   if (!openmp_available()) GTEST_SKIP();

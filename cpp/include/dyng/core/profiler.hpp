@@ -1,5 +1,5 @@
 #pragma once
-/// A profiler of named stages (`sssp.commit`, `sssp.invalidate`, ...) and counters. Attach one to
+/// A profiler of named stages (`graph.commit`, `sssp.update`, ...) and counters. Attach one to
 /// a resources object to collect; without one, stages cost a null check. Host wall times now;
 /// device times join when a backend records them.
 #include <chrono>

@@ -93,8 +93,9 @@ class result final : public result_base {
 /// Batch rules are the graph's (`batch_semantics::set`): deleting an absent edge is an error
 /// unless the batch uses `missing_edge::ignore`; inserting a present edge changes nothing;
 /// self-loops are kept but on no cycle; ids outside [0, n) are an error. See docs/adr/0007.
-/// @throws stale_result, invalid_argument: nothing has changed. not_supported if a count would
-///         exceed 2^64-1: the graph has changed and `r` is stale (recompute it).
+/// @throws stale_result, invalid_argument, not_supported (no engine for these resources, or a
+///         multigraph): nothing has changed. not_supported if a count would exceed 2^64-1
+///         during the update: the graph has changed and `r` is stale (recompute it).
 stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// The cycles themselves (`list_cycles`), at most a cap of them, CSR-like: cycle i is
@@ -162,7 +163,8 @@ struct generator_options {
   std::optional<vertex_t> window = std::nullopt;
 };
 /// @throws invalid_argument if more deletions are asked than the graph has arcs, or more
-///         insertions than there are absent arcs (within the window), as the original does.
+///         insertions than there are absent arcs (within the window), as the original does, or
+///         if the window is outside [1, n].
 [[nodiscard]] batch generate_batch(graph const& g, generator_options const& o);
 
 }  // namespace dyng::cycle_count

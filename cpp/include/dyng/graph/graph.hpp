@@ -107,7 +107,7 @@ class graph {
 
   /// A compact host copy of the arcs (out-rows in stored order).
   [[nodiscard]] host_csr to_csr() const;
-  /// Whether the arc u->v exists.
+  /// Whether the arc u->v exists. @throws invalid_argument if u or v is outside [0, n).
   [[nodiscard]] bool has_edge(vertex_t u, vertex_t v) const;
 
   /// For libdyng's engines.

@@ -89,7 +89,8 @@ struct graph_file {
 /// be gzip-compressed, as `name.txt` or `name.txt.gz`; a path to one of them reads the triplet).
 /// Text may start with a UTF-8 byte order mark, which is skipped.
 /// @throws io_error (missing file, malformed text, count mismatch, id out of range, negative
-///         weight); invalid_argument (bad options, e.g. k < 1, unknown TNTP column).
+///         weight, an unknown TNTP column, a repeated arc with `duplicates = error`);
+///         invalid_argument (bad options, e.g. k < 1).
 [[nodiscard]] graph_file read_graph(resources const& res, std::filesystem::path const& path,
                                     read_options const& opts = {});
 
@@ -215,7 +216,8 @@ struct write_options {
 /// MatrixMarket `symmetric`; for DIMACS (a directed format) as both arcs. DIMACS and
 /// MatrixMarket hold one weight column (k must be 1); snap/csv hold all k. mosp_csr writes the
 /// triplet into the directory `path`.
-/// @throws not_supported (tntp, or k > 1 for dimacs / matrix_market); io_error.
+/// @throws not_supported (tntp, or k > 1 for dimacs / matrix_market); invalid_argument (format
+///         automatic and an extension that names none: mosp_csr is never guessed); io_error.
 void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts = {});
 
 /// A cycle histogram (entry L = cycles of length L) in the TruCy codes' text, byte for byte:

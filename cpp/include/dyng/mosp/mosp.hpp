@@ -89,10 +89,11 @@ class result final : public result_base {
   [[nodiscard]] std::span<std::int64_t const> pref() const noexcept { return pref_; }
   /// L = lcm(pref): combined-graph distances are in units of 1/L.
   [[nodiscard]] std::int64_t lcm() const noexcept { return lcm_; }
-  [[nodiscard]] vertex_t source() const noexcept { return params_.source; }
+  [[nodiscard]] vertex_t source() const noexcept { return source_; }
   [[nodiscard]] vertex_t size() const noexcept { return combined_tree_.size(); }
   [[nodiscard]] mosp::params const& params() const noexcept { return params_; }
-  /// Change how later updates run (strategy, combined update).
+  /// Change how later updates run (strategy, combined update). The source, objectives and
+  /// preferences are fixed at compute: an update refuses params() that name others.
   [[nodiscard]] mosp::params& params() noexcept { return params_; }
   [[nodiscard]] mosp::stats const& last_stats() const noexcept { return stats_; }
 
@@ -128,6 +129,7 @@ class result final : public result_base {
   void ensure_host() const;
   friend struct access;
   mosp::params params_;
+  vertex_t source_ = 0;  // source_, objectives_ and pref_: what the result is of (fixed at compute)
   std::vector<int> objectives_;
   std::vector<std::int64_t> pref_;
   std::int64_t lcm_ = 1;
@@ -149,7 +151,9 @@ class result final : public result_base {
 [[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
-/// @throws stale_result, invalid_argument: nothing has changed.
+/// @throws stale_result, invalid_argument (a bad batch; params() naming another source,
+///         objectives or preferences), not_supported (no engine for these resources): nothing
+///         has changed.
 stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// Checks `r` against a from-scratch sequential compute on `g`, element by element (the K trees,
@@ -158,7 +162,8 @@ stats update(resources const& res, graph& g, batch const& b, result& r);
 [[nodiscard]] std::string verify(graph const& g, result const& r);
 
 /// Writes the original's output layout into `directory` (created if missing):
-/// `obj<i>/distances<suffix>.txt`, `obj<i>/SSSPTree<suffix>.txt` for each objective i, and
+/// `obj<c>/distances<suffix>.txt`, `obj<c>/SSSPTree<suffix>.txt` for each objective's weight
+/// column c (objectives()[i]), and
 /// `combinedGraph/distancesCsr.txt`, `combinedGraph/SSSPTreeCsr.txt`, `combinedGraph/mospCosts.txt`.
 /// `suffix` is "Updated" (the original's mosp) or "Original". Formats: docs/mosp.md.
 /// @throws io_error if a file cannot be written.

@@ -88,9 +88,12 @@ class result final : public result_base {
   /// @throws invalid_argument if the result is not on a device (on_device() is false).
   [[nodiscard]] device_array device_distances() const;
   [[nodiscard]] device_array device_parents() const;
-  [[nodiscard]] vertex_t source() const noexcept { return params_.source; }
+  [[nodiscard]] vertex_t source() const noexcept { return source_; }
+  /// The weight column the tree is over.
+  [[nodiscard]] int objective() const noexcept { return objective_; }
   [[nodiscard]] sssp::params const& params() const noexcept { return params_; }
-  /// Change how later updates run (strategy, threshold, pinned engine).
+  /// Change how later updates run (strategy, threshold, pinned engine). The source and the
+  /// objective are the tree's own, fixed at compute: an update refuses params() that name others.
   [[nodiscard]] sssp::params& params() noexcept { return params_; }
   [[nodiscard]] sssp::stats const& last_stats() const noexcept { return stats_; }
   [[nodiscard]] vertex_t size() const noexcept { return n_; }
@@ -115,6 +118,8 @@ class result final : public result_base {
 
   friend struct access;
   sssp::params params_;
+  vertex_t source_ = 0;  // what the tree is of (params_ may be changed for later updates)
+  int objective_ = 0;
   vertex_t n_ = 0;
   mutable distance_array dist_;
   mutable std::vector<vertex_t> parent_;
@@ -132,7 +137,9 @@ class result final : public result_base {
 [[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
-/// @throws stale_result, invalid_argument: nothing has changed.
+/// @throws stale_result, invalid_argument (a bad batch; params() naming another source or
+///         objective, or out of range), not_supported (no engine for these resources): nothing
+///         has changed.
 stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// Adopts distances and parents computed elsewhere: they must be the exact shortest paths of

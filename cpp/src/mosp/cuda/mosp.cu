@@ -516,7 +516,7 @@ void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_ch
                              .duplicates = duplicate_edges::error};
     access::combined(r) = graph::from_edges(res, n, hs, hd, std::span<W const>(hw), opts);
     access::combined_tree(r) = sssp::compute(res, access::combined(r),
-                                             {.source = p.source, .objective = 0, .strategy = p.strategy});
+                                             {.source = r.source(), .objective = 0, .strategy = p.strategy});
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
   device_costs(res, r);
