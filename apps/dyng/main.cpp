@@ -81,7 +81,7 @@ int main(int argc, char** argv)
   auto* cy = app.add_subcommand("cycles", "Directed cycle histogram of lengths 2..k (TruCy): compute, apply a batch, update");
   cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)");
   cycles.backend.add_to(*cy);
-  cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required();
+  cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required()->default_str("");
   auto* cdel = cy->add_option("--deletes", cycles.deletes, "Generated batch: deletions (the original's generator)")
                    ->check(at_least(0));
   auto* cins = cy->add_option("--inserts", cycles.inserts, "Generated batch: insertions")->check(at_least(0));

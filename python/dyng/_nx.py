@@ -6,8 +6,9 @@ NetworkX converts the graph with :meth:`BackendInterface.convert_from_nx` and ca
 of the same name here. Semantics match NetworkX's: the same distances (int or float as the
 weights), unreachable nodes absent, ``cutoff`` honoured, missing weights count 1.
 
-Not registered: ``simple_cycles``. NetworkX's function yields the cycles themselves; dyng counts
-cycles and never enumerates them, so it cannot stand in (``backend="dyng"`` raises NetworkX's
+Not registered: ``simple_cycles``. NetworkX's function yields every cycle lazily, in its own order
+and without a cap; dyng counts cycles and lists a capped prefix in its own canonical order
+(``dyng.cycle_count.list_cycles``), so it cannot stand in (``backend="dyng"`` raises NetworkX's
 NotImplementedError). The counts are ``dyng.cycle_count.compute(dyng.as_graph(G), k)``.
 """
 
