@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/batch.hpp"
@@ -19,8 +20,18 @@ class result_base {
   result_base() = default;
   result_base(result_base const&) = default;
   result_base& operator=(result_base const&) = default;
-  result_base(result_base&&) noexcept = default;
-  result_base& operator=(result_base&&) noexcept = default;
+  /// A moved-from result matches no graph (an update refuses it as stale; so does a self-moved one).
+  result_base(result_base&& other) noexcept
+      : graph_id_(std::exchange(other.graph_id_, 0)), graph_version_(std::exchange(other.graph_version_, 0))
+  {
+  }
+  result_base& operator=(result_base&& other) noexcept
+  {
+    graph_id_ = std::exchange(other.graph_id_, 0);
+    graph_version_ = std::exchange(other.graph_version_, 0);
+    if (this == &other) graph_id_ = graph_version_ = 0;
+    return *this;
+  }
   virtual ~result_base() = default;
 
   [[nodiscard]] std::uint64_t graph_id() const noexcept { return graph_id_; }

@@ -1,6 +1,8 @@
 #include "dyng/core/resources.hpp"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 #include "dyng/core/device_array.hpp"
 #include "dyng/core/error.hpp"
@@ -51,11 +53,21 @@ resources::resources(std::shared_ptr<state> s) noexcept : s_(std::move(s)) {}
 
 resources resources::sequential() { return resources(std::make_shared<state>()); }
 
+int resources::max_openmp_threads() noexcept
+{
+  return std::max(1024, 4 * static_cast<int>(std::thread::hardware_concurrency()));
+}
+
 resources resources::openmp([[maybe_unused]] int threads)
 {
 #if defined(DYNG_HAVE_OPENMP)
   DYNG_EXPECTS(threads >= 0, "resources::openmp: threads = " + std::to_string(threads) +
                                  " is negative; pass a positive count, or 0 for OpenMP's default");
+  // libgomp keeps per-thread data of a team on the launching thread's stack: 100,000 threads
+  // overflowed it (a crash at the first parallel region, not an error).
+  DYNG_EXPECTS(threads <= max_openmp_threads(),
+               "resources::openmp: threads = " + std::to_string(threads) + " is more than dyng starts (" +
+                   std::to_string(max_openmp_threads()) + "); pass at most that, or 0 for OpenMP's default");
   auto s = std::make_shared<state>();
   s->backend = dyng::backend::openmp;
   s->threads = threads > 0 ? threads : omp_get_max_threads();

@@ -9,6 +9,9 @@ namespace dyng {
 
 void result_base::expect_current(graph const& g, std::string_view what) const
 {
+  if (graph_id_ == 0)
+    throw stale_result(std::string(what) + ": the " + std::string(family()) +
+                       " result is empty (moved from); compute a new one");
   if (graph_id_ != g.id())
     throw stale_result(std::string(what) + ": the " + std::string(family()) +
                        " result belongs to another graph; pass the graph it was computed on");

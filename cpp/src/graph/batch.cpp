@@ -70,6 +70,12 @@ void batch::clear() noexcept
 
 void batch::reserve(std::size_t insertions, std::size_t deletions)
 {
+  // A row holds at least two ids: counts past max_size / 2 (or whose weights overflow) are no
+  // batch, and would surface as std::length_error or a wrapped size.
+  auto const limit = ins_src_.max_size() / 2;
+  DYNG_EXPECTS(insertions <= limit / static_cast<std::size_t>(k_) && deletions <= limit,
+               "batch::reserve: " + std::to_string(insertions) + " insertions and " + std::to_string(deletions) +
+                   " deletions are more rows than memory can hold; reserve what the batch will hold");
   ins_src_.reserve(insertions);
   ins_dst_.reserve(insertions);
   ins_w_.reserve(insertions * static_cast<std::size_t>(k_));

@@ -496,8 +496,8 @@ void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::
 
 commit_stats graph::commit(resources const& res, batch const& b)
 {
+  auto& g = impl();
   scoped_stage stage(res.profiler(), "graph.commit");
-  auto& g = *impl_;
 #if defined(DYNG_HAVE_CUDA)
   if (g.device) {
     auto stats = detail::device_commit(res, g, b);

@@ -330,9 +330,27 @@ graph::graph(graph&&) noexcept = default;
 graph& graph::operator=(graph&&) noexcept = default;
 graph::~graph() = default;
 
+namespace {
+void expect_not_moved_from(detail::graph_impl const* g)
+{
+  DYNG_EXPECTS(g != nullptr, "dyng::graph: this graph was moved from; assign a graph to it before using it");
+}
+}  // namespace
+
+detail::graph_impl const& graph::impl() const
+{
+  expect_not_moved_from(impl_.get());
+  return *impl_;
+}
+detail::graph_impl& graph::impl()
+{
+  expect_not_moved_from(impl_.get());
+  return *impl_;
+}
+
 graph graph::clone() const
 {
-  auto copy = std::make_unique<detail::graph_impl>(*impl_);
+  auto copy = std::make_unique<detail::graph_impl>(impl());
   copy->id = detail::next_graph_id();
 #if defined(DYNG_HAVE_CUDA)
   if (impl_->device) copy->device = detail::device_clone(*impl_);
@@ -340,30 +358,32 @@ graph graph::clone() const
   return graph(std::move(copy));
 }
 
-vertex_t graph::num_vertices() const noexcept { return impl_->n; }
-edge_t graph::num_edges() const noexcept { return impl_->m; }
-int graph::k() const noexcept { return impl_->k; }
+// A moved-from graph reads as empty: no vertices, no arcs, id 0 (no result matches it).
+vertex_t graph::num_vertices() const noexcept { return impl_ ? impl_->n : 0; }
+edge_t graph::num_edges() const noexcept { return impl_ ? impl_->m : 0; }
+int graph::k() const noexcept { return impl_ ? impl_->k : 0; }
 dyng::weight_type graph::weight_type() const noexcept
 {
-  return std::holds_alternative<detail::graph_store<double>>(impl_->store) ? dyng::weight_type::float64
-                                                                          : dyng::weight_type::int32;
+  return impl_ && std::holds_alternative<detail::graph_store<double>>(impl_->store) ? dyng::weight_type::float64
+                                                                                   : dyng::weight_type::int32;
 }
-bool graph::directed() const noexcept { return impl_->directed; }
-duplicate_edges graph::duplicates() const noexcept { return impl_->duplicates; }
-std::uint64_t graph::id() const noexcept { return impl_->id; }
-std::uint64_t graph::version() const noexcept { return impl_->version; }
+bool graph::directed() const noexcept { return impl_ ? impl_->directed : true; }
+duplicate_edges graph::duplicates() const noexcept { return impl_ ? impl_->duplicates : duplicate_edges::min_weight; }
+std::uint64_t graph::id() const noexcept { return impl_ ? impl_->id : 0; }
+std::uint64_t graph::version() const noexcept { return impl_ ? impl_->version : 0; }
 
 host_csr graph::to_csr() const
 {
+  auto const& g = impl();
 #if defined(DYNG_HAVE_CUDA)
-  if (impl_->device) return detail::device_to_csr(*impl_);
+  if (g.device) return detail::device_to_csr(g);
 #endif
-  return std::visit([&](auto const& store) { return detail::compact(store.out, impl_->n, impl_->k); }, impl_->store);
+  return std::visit([&](auto const& store) { return detail::compact(store.out, g.n, g.k); }, g.store);
 }
 
 bool graph::has_edge(vertex_t u, vertex_t v) const
 {
-  auto const n = impl_->n;
+  auto const n = impl().n;
   DYNG_EXPECTS(u >= 0 && u < n && v >= 0 && v < n,
                "graph::has_edge" + edge_str(u, v) + ": vertex out of range [0, " + std::to_string(n) +
                    "); ids are 0-based");

@@ -26,7 +26,9 @@ vertex_t batch_vertex(std::string_view field, std::int64_t id_offset, std::strin
     fail(name, line, "vertex id " + num(id) + " is below the first id " + num(id_offset) +
                          (id_offset == 1 ? " of this graph's file (1-based)" : " (ids are 0-based)"));
   }
-  if (id - id_offset > max_id) fail(name, line, "vertex id " + num(id) + " exceeds the supported maximum");
+  // id - id_offset > max_id, without overflow for a negative offset (id >= id_offset holds)
+  bool const too_large = id_offset < 0 ? id > max_id + id_offset : id - id_offset > max_id;
+  if (too_large) fail(name, line, "vertex id " + num(id) + " exceeds the supported maximum");
   return static_cast<vertex_t>(id - id_offset);
 }
 

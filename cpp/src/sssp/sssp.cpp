@@ -1,6 +1,7 @@
 // The sssp family's API: argument checks, engine choice, result bookkeeping.
 #include "dyng/sssp/sssp.hpp"
 
+#include <algorithm>
 #include <string>
 #include <variant>
 
@@ -177,7 +178,8 @@ void result::apply_changes(resources const& res, graph const& g)
   if (!recompute) {
     std::int64_t const above =
         params_.strategy == strategy::automatic
-            ? static_cast<std::int64_t>(params_.recompute_fraction * static_cast<double>(g.num_vertices()))
+            ? static_cast<std::int64_t>(std::min(params_.recompute_fraction, 1.0) *  // >= 1: never (inf too)
+                                        static_cast<double>(g.num_vertices()))
             : -1;
     scoped_stage stage(res.profiler(), "sssp.update");
     auto const outcome = e.update(res, g.impl(), *this, above);

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dyng/core/device_array.hpp"
@@ -8,6 +11,7 @@
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp.hpp"
+#include "dyng/update.hpp"
 
 TEST(Resources, SequentialHasOneThread)
 {
@@ -23,6 +27,50 @@ TEST(Resources, OpenmpThreads)
   EXPECT_EQ(r.backend(), dyng::backend::openmp);
   EXPECT_EQ(r.threads(), 3);
   EXPECT_THROW((void)dyng::resources::openmp(-1), dyng::invalid_argument);
+  // A team OpenMP cannot start is refused here, not a crash at the first parallel region.
+  EXPECT_GE(dyng::resources::max_openmp_threads(), 1024);
+  EXPECT_THROW((void)dyng::resources::openmp(dyng::resources::max_openmp_threads() + 1), dyng::invalid_argument);
+  EXPECT_EQ(dyng::resources::openmp(dyng::resources::max_openmp_threads()).threads(),
+            dyng::resources::max_openmp_threads());
+}
+
+TEST(Resources, AMovedFromResourcesStillWorks)
+{
+  // A handle: moving copies it.
+  auto r = dyng::resources::sequential();
+  auto moved = std::move(r);
+  EXPECT_EQ(r.backend(), dyng::backend::sequential);  // NOLINT(bugprone-use-after-move): the point
+  auto g = dyng::graph::from_edges(r, 2, std::vector<dyng::vertex_t>{0}, std::vector<dyng::vertex_t>{1},
+                                   std::vector<std::int32_t>{4}, {});
+  EXPECT_EQ(dyng::sssp::compute(r, g, {}).distances<std::int64_t>()[1], 4);
+  auto other = dyng::resources::sequential();
+  other = std::move(moved);
+  EXPECT_EQ(moved.threads(), 1);  // NOLINT(bugprone-use-after-move)
+}
+
+TEST(Logger, ASinkThatThrowsIsDroppedAndTheUpdateCompletes)
+{
+  // A diagnostic never fails the call: a sink throwing while an update logs its recompute
+  // fallback (after the commit) must not leave the update half-applied.
+  auto res = dyng::resources::sequential();
+  auto g = dyng::graph::from_edges(res, 3, std::vector<dyng::vertex_t>{0, 1}, std::vector<dyng::vertex_t>{1, 2},
+                                   std::vector<std::int32_t>{1, 1}, {});
+  auto r = dyng::sssp::compute(res, g, {});
+  auto again = dyng::sssp::compute(res, g, {});
+  r.params().recompute_fraction = 0;  // every update falls back, and logs it at info
+  res.logger().set_level(dyng::log_level::info);
+  int calls = 0;
+  res.logger().set_sink([&](dyng::log_level, std::string_view) {
+    ++calls;
+    throw std::runtime_error("sink");
+  });
+  dyng::update(res, g, dyng::batch().erase(0, 1), r, again);
+  EXPECT_GE(calls, 1);
+  EXPECT_TRUE(r.is_current(g));
+  EXPECT_TRUE(again.is_current(g));
+  EXPECT_EQ(dyng::sssp::verify(g, r), "");
+  EXPECT_EQ(dyng::sssp::verify(g, again), "");
+  res.logger().set_sink({});
 }
 
 TEST(Workspace, ReusesSlots)

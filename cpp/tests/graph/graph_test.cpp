@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dyng/core/error.hpp"
@@ -55,6 +56,40 @@ std::vector<arc> arcs_of(std::vector<std::tuple<vertex_t, vertex_t, double>> con
 }
 
 // ---- construction ---------------------------------------------------------------------------
+
+TEST(GraphBuild, AMovedFromGraphIsEmptyAndRefusesUse)
+{
+  auto g = small_directed();
+  auto h = std::move(g);
+  // NOLINTBEGIN(bugprone-use-after-move): the point
+  EXPECT_EQ(g.num_vertices(), 0);
+  EXPECT_EQ(g.num_edges(), 0);
+  EXPECT_EQ(g.id(), 0u);
+  EXPECT_THROW((void)g.clone(), invalid_argument);
+  EXPECT_THROW((void)g.to_csr(), invalid_argument);
+  EXPECT_THROW((void)g.has_edge(0, 1), invalid_argument);
+  EXPECT_THROW((void)g.commit(res(), batch().erase(0, 1)), invalid_argument);
+  try {
+    (void)g.impl();
+    FAIL();
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("moved from; assign a graph"), std::string::npos) << e.what();
+  }
+  g = std::move(h);  // assigning brings it back
+  EXPECT_EQ(g.num_vertices(), 4);
+  EXPECT_TRUE(g.has_edge(0, 1));
+  // NOLINTEND(bugprone-use-after-move)
+}
+
+TEST(BatchReserve, CountsNoMemoryHoldsAreAnInvalidArgument)
+{
+  batch b(3);
+  EXPECT_THROW(b.reserve(std::numeric_limits<std::size_t>::max(), 0), invalid_argument);
+  EXPECT_THROW(b.reserve(0, std::numeric_limits<std::size_t>::max()), invalid_argument);
+  EXPECT_THROW(b.reserve(std::numeric_limits<std::size_t>::max() / 4, 0), invalid_argument);  // x3 weights wraps
+  b.reserve(10, 10);
+  EXPECT_EQ(b.insertions(), 0U);
+}
 
 TEST(GraphBuild, DirectedRowsSortedByTargetWithInAdjacency)
 {

@@ -497,6 +497,13 @@ TEST(IoRead, RomeShippedInData)
   EXPECT_EQ(f.id_offset, 1);
 }
 
+TEST(IoRead, BatchIdsNearTheLimitWithANegativeOffsetAreRefusedWithoutOverflow)
+{
+  EXPECT_THROW((void)io::read_batch_from_memory("+ 9223372036854775807 1 1\n", 1, batch_semantics::set, -1, "m.batch"),
+               io_error);
+  EXPECT_EQ(io::read_batch_from_memory("+ 4 5 1\n", 1, batch_semantics::set, -1, "m.batch").insertions(), 1U);
+}
+
 TEST(IoRead, RepeatedArcWithDuplicatesErrorIsAnIoErrorNamingTheFile)
 {
   io::read_options o;

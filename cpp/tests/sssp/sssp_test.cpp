@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/backends.hpp"
@@ -215,6 +217,43 @@ TEST(Sssp, UpdateRefusesParamsOfAnotherTree)
   EXPECT_EQ(r.objective(), 0);
   r.params().strategy = sssp::strategy::recompute;  // how it runs may change
   EXPECT_TRUE(sssp::update(res, g, batch(2).erase(1, 2), r).recomputed);
+  EXPECT_EQ(sssp::verify(g, r), "");
+}
+
+TEST(Sssp, AMovedFromResultIsRefusedAsEmpty)
+{
+  // A moved-from (or self-moved) result matches no graph: an update refuses it before the
+  // commit, verify says so, and the moved-to result is the current one.
+  auto res = resources::sequential();
+  auto g = line_graph(res, {0, 1}, {1, 2}, {1, 1}, 3);
+  auto r = sssp::compute(res, g, {});
+  auto moved = std::move(r);
+  auto const version = g.version();
+  // NOLINTBEGIN(bugprone-use-after-move): the point
+  try {
+    dyng::update(res, g, batch().insert(0, 2, 1), r);
+    FAIL();
+  } catch (stale_result const& e) {
+    EXPECT_NE(std::string(e.what()).find("result is empty (moved from)"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(g.version(), version);
+  EXPECT_NE(sssp::verify(g, r), "");
+  EXPECT_TRUE(moved.is_current(g));
+  auto& alias = moved;
+  moved = std::move(alias);  // a self-move leaves it stale, not current with emptied arrays
+  EXPECT_FALSE(moved.is_current(g));
+  EXPECT_THROW(dyng::update(res, g, batch().insert(0, 2, 1), moved), stale_result);
+  EXPECT_EQ(g.version(), version);
+  // NOLINTEND(bugprone-use-after-move)
+}
+
+TEST(Sssp, AnInfiniteRecomputeFractionNeverRecomputes)
+{
+  auto res = resources::sequential();
+  auto g = test::path_graph(res, 50, 1);
+  auto r = sssp::compute(res, g, {.recompute_fraction = std::numeric_limits<double>::infinity()});
+  auto const s = sssp::update(res, g, batch().erase(0, 1), r);
+  EXPECT_FALSE(s.recomputed);
   EXPECT_EQ(sssp::verify(g, r), "");
 }
 

@@ -24,9 +24,15 @@ class logger {
   {
     return level >= level_ && level_ != log_level::off && static_cast<bool>(sink_);
   }
-  void log(log_level level, std::string_view message) const
+  /// Passes the message to the sink. A diagnostic never fails the call that makes it: an
+  /// exception out of the sink is dropped (mid-update it would leave the update half-applied).
+  void log(log_level level, std::string_view message) const noexcept
   {
-    if (enabled(level)) sink_(level, message);
+    if (!enabled(level)) return;
+    try {
+      sink_(level, message);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): see above
+    }
   }
 
  private:

@@ -42,8 +42,11 @@ class resources {
   static resources sequential();
   /// OpenMP with `threads` threads (0: OpenMP's default, `omp_get_max_threads()`), passed to
   /// each parallel region; the process-wide OpenMP setting is never changed.
-  /// @throws not_supported if dyng was built without OpenMP; invalid_argument if threads < 0.
+  /// @throws not_supported if dyng was built without OpenMP; invalid_argument if threads < 0 or
+  ///         above max_openmp_threads() (the OpenMP runtime cannot start such teams).
   static resources openmp(int threads = 0);
+  /// The most threads `openmp` accepts: 1024, or four per hardware thread where that is more.
+  [[nodiscard]] static int max_openmp_threads() noexcept;
   /// CUDA on `device` (CUDA's ordinal), work ordered on `stream`. Memory comes from the device's
   /// stream-ordered pool and is freed on the stream it was used on.
   /// @throws not_supported if dyng was built without CUDA; cuda_error if the device cannot be
@@ -66,6 +69,18 @@ class resources {
   /// Backend-private state (the CUDA backend's pool, device workspace and events), made on first
   /// use by libdyng. Not for callers.
   [[nodiscard]] std::shared_ptr<void>& backend_state() const noexcept;
+
+  /// A handle to shared state: copies share it, and moving copies the handle, so a moved-from
+  /// resources still works (it is the same resources).
+  resources(resources const&) = default;
+  resources& operator=(resources const&) = default;
+  resources(resources&& other) noexcept : s_(other.s_) {}
+  resources& operator=(resources&& other) noexcept
+  {
+    s_ = other.s_;
+    return *this;
+  }
+  ~resources() = default;
 
  private:
   struct state;

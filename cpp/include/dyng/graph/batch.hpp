@@ -74,6 +74,7 @@ class batch {
   [[nodiscard]] std::span<std::uint8_t const> upsert_order() const noexcept { return upsert_order_; }
 
   void clear() noexcept;
+  /// @throws invalid_argument for counts no memory can hold.
   void reserve(std::size_t insertions, std::size_t deletions);
 
  private:

@@ -82,6 +82,8 @@ class graph {
                         std::span<vertex_t const> targets, std::span<double const> weights,
                         graph_options const& opts);
 
+  /// A moved-from graph is empty (no vertices, id 0, matching no result); any call that needs
+  /// its arrays throws invalid_argument.
   graph(graph&&) noexcept;
   graph& operator=(graph&&) noexcept;
   ~graph();
@@ -110,9 +112,9 @@ class graph {
   /// Whether the arc u->v exists. @throws invalid_argument if u or v is outside [0, n).
   [[nodiscard]] bool has_edge(vertex_t u, vertex_t v) const;
 
-  /// For libdyng's engines.
-  [[nodiscard]] detail::graph_impl& impl() noexcept { return *impl_; }
-  [[nodiscard]] detail::graph_impl const& impl() const noexcept { return *impl_; }
+  /// For libdyng's engines. @throws invalid_argument for a moved-from graph.
+  [[nodiscard]] detail::graph_impl& impl();
+  [[nodiscard]] detail::graph_impl const& impl() const;
 
  private:
   explicit graph(std::unique_ptr<detail::graph_impl> impl) noexcept;
