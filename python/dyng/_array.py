@@ -55,7 +55,7 @@ class Array:
         import numpy as np
 
         if not isinstance(data, np.ndarray):
-            raise TypeError("dyng.Array wraps a NumPy array; results make them")
+            raise TypeError("dyng.Array wraps a NumPy array (and makes it read-only); results make them")
         self._a: npt.NDArray[Any] | None = _read_only(data)
         self._d: Any = None
 
@@ -262,7 +262,11 @@ def _read_only(data: npt.NDArray[Any]) -> npt.NDArray[Any]:
 
     if data.dtype.kind in "iu" and data.dtype.char in "qQ":  # DLPack gives long long: say int64
         data = data.view(np.dtype(f"{data.dtype.kind}{data.dtype.itemsize}"))
-    if data.flags.writeable:
-        data = data.view()
-        data.flags.writeable = False
-    return data
+    # The array and every array it views: a read-only view of a writable base could be made
+    # writable again (setflags), and writing it would change the result's snapshot.
+    # An array that owns its memory can always be made writable again, so hand out a view of it.
+    a: Any = data
+    while isinstance(a, np.ndarray):
+        a.flags.writeable = False
+        a = a.base
+    return data.view() if data.flags.owndata else data

@@ -47,8 +47,9 @@ class Graph:
     :meth:`from_arrow`; read one with :func:`dyng.io.read`. Change it with
     ``dyng.update(graph, batch, results=[...])``, which keeps the results on it current.
 
-    Pickles (as its arcs; the copy is a new graph with the same version, and results pickled
-    together with it stay current: ``pickle.dumps((graph, result))``).
+    Pickles (as its arcs; the copy is a new graph, and results pickled together with it stay
+    current for it: ``pickle.dumps((graph, result))``; pickle them while no other thread updates
+    the graph, or the two may come from different versions and refuse to load).
     """
 
     __slots__ = ("_g", "_lock", "_nodes", "_info", "_streams", "__weakref__")
@@ -192,7 +193,8 @@ class Graph:
     def copy(self) -> Graph:
         """A deep copy: a new graph (results of this one are not current for it)."""
         with self._lock:
-            c = Graph._wrap(self._g.clone(), self._nodes, self._info)
+            nodes = None if self._nodes is None else list(self._nodes)
+            c = Graph._wrap(self._g.clone(), nodes, dict(self._info))
             c._streams = list(self._streams)  # the copy's device memory is freed on the same streams
             return c
 
@@ -225,7 +227,8 @@ class Graph:
         b = as_batch(batch)
         res = resolve(resources)
         with using(self, res):
-            return CommitStats._of(self._g.commit(res._native, b._b))
+            with b._lock:
+                return CommitStats._of(self._g.commit(res._native, b._b))
 
     def __repr__(self) -> str:
         kind = "directed" if self.directed else "undirected"
@@ -310,7 +313,10 @@ class Batch:
     the graph at commit, completely, before anything changes.
     """
 
-    __slots__ = ("_b",)
+    # _lock: held while a row is added, and while a native call that releases the GIL reads the
+    # batch (commit, update, renumbering, writing), so that another thread's insert cannot move
+    # the arrays under it.
+    __slots__ = ("_b", "_lock")
 
     def __init__(self, k: int = 1, *, semantics: Semantics = "set", missing: Missing = "error") -> None:
         core = _backend.native()
@@ -319,6 +325,14 @@ class Batch:
         k = int(k)
         self._b = core.Batch(k, _enum(core.BatchSemantics, semantics, "semantics"),
                              _enum(core.MissingEdge, missing, "missing"))
+        self._lock = threading.Lock()
+
+    @classmethod
+    def _of(cls, native: Any) -> Batch:
+        b = cls.__new__(cls)
+        b._b = native
+        b._lock = threading.Lock()
+        return b
 
     @classmethod
     def from_arrays(cls, *, insert: Any = None, erase: Any = None, set_weights: Any = None, k: int = 1,
@@ -341,13 +355,12 @@ class Batch:
     def random(cls, graph: Graph, size: int = 100, *, insert_fraction: float = 0.5, seed: int = 1,
                min_weight: int = 1, max_weight: int = 100, locality: int = 0, semantics: Semantics = "set") -> Batch:
         """A deterministic random batch for ``graph``: deletions of existing edges, insertions of
-        new ones (``dyng::random_batch``)."""
+        new ones (``dyng::random_batch``). A small graph may give fewer rows than ``size`` (each
+        edge is deleted once and only absent pairs are inserted): ``len(batch)`` says how many."""
         core = _backend.native()
-        b = cls.__new__(cls)
         with graph._lock:
-            b._b = core.random_batch(graph._g, size, insert_fraction, seed, min_weight, max_weight, locality,
-                                     _enum(core.BatchSemantics, semantics, "semantics"))
-        return b
+            return cls._of(core.random_batch(graph._g, size, insert_fraction, seed, min_weight, max_weight, locality,
+                                             _enum(core.BatchSemantics, semantics, "semantics")))
 
     def renumbered(self, new_id: Any) -> Batch:
         """This batch with every endpoint ``v`` renamed ``new_id[v]``: for the graph
@@ -361,29 +374,27 @@ class Batch:
         if n and (int(ids.min()) < 0 or int(ids.max()) >= n or int(np.bincount(ids, minlength=n).max()) > 1):
             raise InvalidArgumentError(f"new_id must be a permutation of 0..{n - 1} (one new id per vertex, "
                                        "each once), as Graph.renumbered returns it")
-        b = Batch.__new__(Batch)
-        b._b = _backend.native().renumbered_batch(self._b, ids)
-        return b
+        with self._lock:
+            return Batch._of(_backend.native().renumbered_batch(self._b, ids))
 
     def insert(self, u: int, v: int, w: float | Sequence[float] = 1) -> Batch:
         """Insert u -> v (both directions on an undirected graph) with weight(s) ``w``."""
-        if isinstance(w, (int, float)):
-            self._b.insert(u, v, float(w))
-        else:
-            self._b.insert(u, v, _weight_row(w))
+        row = float(w) if isinstance(w, (int, float)) else _weight_row(w)
+        with self._lock:
+            self._b.insert(u, v, row)
         return self
 
     def erase(self, u: int, v: int) -> Batch:
         """Delete the edge u -> v."""
-        self._b.erase(u, v)
+        with self._lock:
+            self._b.erase(u, v)
         return self
 
     def set_weights(self, u: int, v: int, w: float | Sequence[float]) -> Batch:
         """Set the weights of the existing edge u -> v."""
-        if isinstance(w, (int, float)):
-            self._b.set_weights(u, v, float(w))
-        else:
-            self._b.set_weights(u, v, _weight_row(w))
+        row = float(w) if isinstance(w, (int, float)) else _weight_row(w)
+        with self._lock:
+            self._b.set_weights(u, v, row)
         return self
 
     @property

@@ -76,6 +76,18 @@ def is_int(x: Any) -> bool:
     return not isinstance(x, bool) and hasattr(x, "__index__")
 
 
+def as_copy_flag(copy: Any) -> bool | None:
+    """NumPy's ``copy`` meanings: True, False or None (a NumPy bool reads as a bool; anything else,
+    e.g. 0 or "no", is refused rather than read by its truth value)."""
+    import numpy as np
+
+    if copy is None or isinstance(copy, bool):
+        return copy
+    if isinstance(copy, np.bool_):
+        return bool(copy)
+    raise TypeError(f"copy={copy!r}; give True, False or None")
+
+
 def as_int32(x: Any, name: str) -> int:
     """A scalar id or column index: an int (or NumPy integer, not a bool) that fits int32, which
     libdyng checks against the graph; TypeError / InvalidArgumentError naming ``name`` otherwise
@@ -282,6 +294,9 @@ def graph_input(
     the src array (with ``dst``), or one object holding the whole edge list."""
     import numpy as np
 
+    copy = as_copy_flag(copy)
+    if k is not None and (not is_int(k) or k < 1):
+        raise InvalidArgumentError(f"k={k!r}; a graph has k >= 1 weight columns (an int)")
     nodes: list[Any] | None = None
     names: tuple[str, ...] = ()
     directed_default = True
@@ -301,7 +316,11 @@ def graph_input(
             if data.shape[0] != data.shape[1]:
                 raise InvalidArgumentError(f"a graph's adjacency matrix is square; got shape {data.shape}")
             coo = data.tocoo(copy=True)
-            coo.sum_duplicates()  # SciPy's meaning of repeated entries: one entry, their sum
+            # SciPy's meaning of repeated entries: one entry, their sum; summed in 64 bits, so that
+            # a sum past the matrix's own dtype is refused with its value, not wrapped.
+            wide = np.float64 if coo.data.dtype.kind not in "iub" or coo.data.dtype == np.uint64 else np.int64
+            coo.data = coo.data.astype(wide)
+            coo.sum_duplicates()
             src_x, dst_x, w_x = coo.row, coo.col, coo.data
             if n is None:
                 n = int(data.shape[0])
@@ -385,6 +404,7 @@ def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | Non
     ``(u, v[, w...])`` (for k > 1 the weights as k values or one sequence)."""
     import numpy as np
 
+    copy = as_copy_flag(copy)
     if isinstance(obj, tuple) and len(obj) in (2, 3) and not all(isinstance(c, (int, float, np.number)) for c in obj):
         src = as_ids(obj[0], f"{name} src", copy)
         dst = as_ids(obj[1], f"{name} dst", copy)
@@ -392,13 +412,23 @@ def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | Non
             raise InvalidArgumentError(f"{name}: {len(src)} sources and {len(dst)} targets; give one target per source")
         w_x = obj[2] if len(obj) == 3 else None
     elif isinstance(obj, (list, tuple)):
+        def scalar(x: Any) -> Any:  # a 0-d array is its value
+            return x.item() if isinstance(x, np.ndarray) and x.ndim == 0 else x
+
+        def number(x: Any) -> bool:  # strings, bytes, None and bools are no ids or weights
+            return isinstance(x, (int, float, np.number)) and not isinstance(x, (bool, np.bool_))
+
         flat: list[list[float]] = []
-        for i, r in enumerate(obj):
-            r = tuple(r)
-            if len(r) == 3 and isinstance(r[2], (list, tuple)) or (len(r) == 3 and hasattr(r[2], "__len__")):
-                r = (r[0], r[1], *r[2])
+        for i, row in enumerate(obj):
+            if isinstance(row, (str, bytes)):
+                raise TypeError(f"{name} row {i}: {row!r}; a row is (u, v[, w...]) of numbers")
+            r = tuple(scalar(x) for x in row)
+            if len(r) == 3 and not number(r[2]) and not isinstance(r[2], (str, bytes)) and hasattr(r[2], "__len__"):
+                r = (r[0], r[1], *(scalar(x) for x in r[2]))
             if len(r) < 2:
                 raise InvalidArgumentError(f"{name} row {i}: {r!r}; a row is (u, v[, w...])")
+            if not all(number(x) for x in r):
+                raise TypeError(f"{name} row {i}: {r!r}; ids and weights are numbers")
             flat.append(list(r))
         width = {len(r) for r in flat}
         if len(width) > 1:

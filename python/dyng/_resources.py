@@ -9,6 +9,7 @@ from typing import Any
 
 from . import _backend, _log
 from ._errors import InvalidArgumentError
+from ._normalize import is_int
 
 __all__ = ["Resources", "default_resources", "host_resources", "resolve"]
 
@@ -55,9 +56,11 @@ class Resources:
     def openmp(cls, threads: int | None = None) -> Resources:
         """OpenMP with ``threads`` threads (None: OpenMP's default); the process-wide OpenMP
         setting is never changed."""
-        if threads is not None and (not isinstance(threads, int) or threads < 1):
-            raise InvalidArgumentError(f"Resources.openmp: threads={threads!r}; give an int >= 1 or None")
-        return cls(_backend.native().Resources.openmp(0 if threads is None else threads))
+        core = _backend.native()
+        limit = int(core.Resources.max_openmp_threads())
+        if threads is not None and (not is_int(threads) or not 1 <= threads <= limit):
+            raise InvalidArgumentError(f"Resources.openmp: threads={threads!r}; give an int in [1, {limit}] or None")
+        return cls(core.Resources.openmp(0 if threads is None else int(threads)))
 
     @classmethod
     def cuda(cls, device: int = 0, stream: object = None) -> Resources:
@@ -89,11 +92,13 @@ class Resources:
 
     def enable_profiler(self) -> None:
         """Collect stage times and counters of later calls (see :meth:`profile`)."""
-        self._native.enable_profiler()
+        with self._lock:  # not while a call on these resources records into the profiler
+            self._native.enable_profiler()
 
     def profile(self) -> dict[str, Any]:
         """The profiler's stages and counters (empty without :meth:`enable_profiler`)."""
-        text = self._native.profile_json()
+        with self._lock:
+            text = self._native.profile_json()
         return dict(json.loads(text)) if text else {}
 
     @property

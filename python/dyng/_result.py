@@ -69,7 +69,7 @@ class ResultBase:
         b = batch if type(batch) is Batch else as_batch(batch)
         res = resolve(resources)
         g = self._graph
-        with using(g, res):
+        with using(g, res), b._lock:
             return native_update(res._native, g._g, b._b, self._r)
 
     def _value(self, name: str, read: Callable[[], Any]) -> Any:

@@ -30,6 +30,6 @@ def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources
             raise InvalidArgumentError(f"results[{i}] belongs to another graph; dyng.update updates the results of `graph` only")
         natives.append(r._r)
     res = resolve(resources)
-    with using(graph, res):
+    with using(graph, res), b._lock:
         s = _backend.native().update(res._native, graph._g, b._b, natives)
     return CommitStats._of(s)

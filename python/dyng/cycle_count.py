@@ -179,7 +179,8 @@ class Result(ResultBase):
     @property
     def stats(self) -> Stats:
         """Stats of the last compute or update."""
-        return _stats(self._r.last_stats)
+        with self._graph._lock:  # not half-written by an update in another thread
+            return _stats(self._r.last_stats)
 
     @property
     def engine(self) -> str | None:
@@ -315,11 +316,9 @@ def generate_batch(graph: Graph, deletions: int = 0, insertions: int = 0, *, see
             raise InvalidArgumentError(f"generate_batch: {name}={v!r}; give a whole number >= 0")
     if window is not None and (not is_int(window) or window < 1):
         raise InvalidArgumentError(f"generate_batch: window={window!r}; give a number of ids >= 1, or None")
-    b = Batch.__new__(Batch)
     with graph._lock:
-        b._b = _backend.native().cycle_count_generate_batch(graph._g, int(deletions), int(insertions), int(seed),
-                                                            None if window is None else int(window))
-    return b
+        return Batch._of(_backend.native().cycle_count_generate_batch(graph._g, int(deletions), int(insertions),
+                                                                      int(seed), None if window is None else int(window)))
 
 
 def _rebuild_result(graph: Graph, k: int | None, engine: str | None, histogram: Any) -> Result:

@@ -74,10 +74,8 @@ def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["
     """Reads a batch file (`+ u v w..`, `- u v`, `= u v w..`; ids are file ids = vertex + id_offset).
     ``weight_scale`` scales and rounds its weights as `read` does, for a graph read with it."""
     core = _backend.native()
-    b = Batch.__new__(Batch)
-    b._b = core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"), id_offset,
-                           weight_scale)
-    return b
+    return Batch._of(core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"),
+                                     id_offset, weight_scale))
 
 
 def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None = None) -> None:
@@ -89,4 +87,6 @@ def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None =
 
 def write_batch(path: str | os.PathLike[str], batch: Batch, id_offset: int = 0) -> None:
     """Writes ``batch`` in the text format :func:`read_batch` reads."""
-    _backend.native().write_batch(os.fspath(path), as_batch(batch)._b, id_offset)
+    b = as_batch(batch)
+    with b._lock:
+        _backend.native().write_batch(os.fspath(path), b._b, id_offset)

@@ -132,7 +132,8 @@ class Result(ResultBase):
     @property
     def stats(self) -> Stats:
         """Stats of the last compute or update."""
-        return _stats(self._r.last_stats)
+        with self._graph._lock:  # not half-written by an update in another thread
+            return _stats(self._r.last_stats)
 
     def __repr__(self) -> str:
         state = "current" if self.is_current() else "stale"

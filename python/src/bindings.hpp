@@ -38,6 +38,23 @@ nb::ndarray<nb::numpy, std::remove_const_t<T>, nb::ndim<1>> copied_array(std::sp
   return owned_array(std::vector<std::remove_const_t<T>>(s.begin(), s.end()));
 }
 
+/// A read-only NumPy array that owns `v`: a result's snapshot (dyng.Array), which no view of it
+/// may make writable again (a writable buffer underneath would let setflags(write=True) through).
+template <class T>
+nb::ndarray<nb::numpy, T const, nb::ndim<1>> snapshot_array(std::vector<T>&& v)
+{
+  auto* held = new std::vector<T>(std::move(v));
+  nb::capsule owner(held, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T const, nb::ndim<1>>(held->data(), {held->size()}, owner);
+}
+
+/// A read-only NumPy copy of `s` (a result's snapshot, as snapshot_array).
+template <class T>
+nb::ndarray<nb::numpy, std::remove_const_t<T> const, nb::ndim<1>> snapshot_copy(std::span<T> s)
+{
+  return snapshot_array(std::vector<std::remove_const_t<T>>(s.begin(), s.end()));
+}
+
 template <class T>
 std::span<T const> as_span(in_array<T> const& a)
 {

@@ -79,6 +79,7 @@ void bind_core(nb::module_& m)
   res
       .def_static("sequential", &resources::sequential)
       .def_static("openmp", &resources::openmp, nb::arg("threads") = 0)
+      .def_static("max_openmp_threads", &resources::max_openmp_threads)
       .def_prop_ro("backend", &resources::backend)
       .def_prop_ro("threads", &resources::threads)
       .def_prop_ro("device", &resources::device)

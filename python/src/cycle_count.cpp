@@ -33,7 +33,7 @@ void bind_cycle_count(nb::module_& m)
       .def_ro("engine", &cycle_count::stats::engine);
 
   nb::class_<cycle_count::result, result_base>(c, "CycleCountResult")
-      .def("histogram", [](cycle_count::result const& r) { return copied_array(r.histogram()); },
+      .def("histogram", [](cycle_count::result const& r) { return snapshot_copy(r.histogram()); },
            "A NumPy copy of the histogram (uint64; entry L counts the cycles of length L).")
       .def("total", &cycle_count::result::total)
       .def_prop_ro("max_length", &cycle_count::result::max_length)
@@ -43,11 +43,11 @@ void bind_cycle_count(nb::module_& m)
       .def("clone", &cycle_count::result::clone);
 
   nb::class_<cycle_count::cycle_list>(c, "CycleCountList")
-      .def("offsets", [](cycle_count::cycle_list const& l) { return copied_array(std::span(l.offsets)); },
+      .def("offsets", [](cycle_count::cycle_list const& l) { return snapshot_copy(std::span(l.offsets)); },
            "A NumPy copy of the offsets (int64, len + 1): cycle i is vertices[offsets[i]:offsets[i + 1]].")
-      .def("vertices", [](cycle_count::cycle_list const& l) { return copied_array(std::span(l.vertices)); },
+      .def("vertices", [](cycle_count::cycle_list const& l) { return snapshot_copy(std::span(l.vertices)); },
            "A NumPy copy of the cycles' vertices (int32), each cycle from its smallest vertex.")
-      .def("histogram", [](cycle_count::cycle_list const& l) { return copied_array(std::span(l.histogram)); },
+      .def("histogram", [](cycle_count::cycle_list const& l) { return snapshot_copy(std::span(l.histogram)); },
            "A NumPy copy of the histogram of every cycle, listed or not (uint64).")
       .def_ro("total", &cycle_count::cycle_list::total)
       .def_ro("truncated", &cycle_count::cycle_list::truncated)

@@ -56,7 +56,7 @@ nb::object host_copy(device_array const& a)
     nb::gil_scoped_release release;
     cuda_interop::copy_to_host(a, v.data());
   }
-  return nb::cast(owned_array(std::move(v)));
+  return nb::cast(snapshot_array(std::move(v)));
 }
 
 }  // namespace

@@ -98,12 +98,10 @@ void bind_graph(nb::module_& m)
           [](batch& b, in_array<vertex_t> src, in_array<vertex_t> dst, in_array<double> w) {
             std::size_t const n = src.shape(0), k = static_cast<std::size_t>(b.k());
             check_rows("Batch.insert_many", n, dst.shape(0), w.shape(0), b.k(), w.shape(0) != 0);
-            for (std::size_t i = 0; i < n; ++i) {
-              if (w.shape(0) == 0)
-                b.insert(src.data()[i], dst.data()[i], std::span<double const>());
-              else
-                b.insert(src.data()[i], dst.data()[i], std::span<double const>(w.data() + i * k, k));
-            }
+            std::vector<double> const ones(k, 1.0);
+            for (std::size_t i = 0; i < n; ++i)
+              b.insert(src.data()[i], dst.data()[i],
+                       w.shape(0) == 0 ? std::span<double const>(ones) : std::span<double const>(w.data() + i * k, k));
           },
           nb::arg("src").noconvert(), nb::arg("dst").noconvert(), nb::arg("weights").noconvert(),
           "Inserts src[i] -> dst[i] with weights[i*k:(i+1)*k] (empty weights: every weight 1).")

@@ -16,7 +16,7 @@ namespace {
 
 nb::object distances_of(sssp::result const& r)
 {
-  return std::visit([](auto const& v) { return nb::cast(copied_array(std::span(v))); }, r.distance_data());
+  return std::visit([](auto const& v) { return nb::cast(snapshot_copy(std::span(v))); }, r.distance_data());
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ void bind_mosp(nb::module_& m)
       .def(
           "costs",
           [](mosp::result const& r) {
-            return std::visit([](auto const& v) { return nb::cast(copied_array(std::span(v))); },
+            return std::visit([](auto const& v) { return nb::cast(snapshot_copy(std::span(v))); },
                               r.cost_data());
           },
           "A NumPy copy of the path costs, row-major n x K (int64 for int32 weights, float64).")
@@ -69,11 +69,11 @@ void bind_mosp(nb::module_& m)
           "tree_distances", [](mosp::result const& r, int i) { return distances_of(r.tree(i)); },
           nb::arg("i"))
       .def(
-          "tree_parents", [](mosp::result const& r, int i) { return copied_array(r.tree(i).parents()); },
+          "tree_parents", [](mosp::result const& r, int i) { return snapshot_copy(r.tree(i).parents()); },
           nb::arg("i"))
       .def("combined_distances", [](mosp::result const& r) { return distances_of(r.combined_tree()); },
            "The MOSP tree's distances on the combined graph (units of 1/lcm).")
-      .def("combined_parents", [](mosp::result const& r) { return copied_array(r.combined_tree().parents()); })
+      .def("combined_parents", [](mosp::result const& r) { return snapshot_copy(r.combined_tree().parents()); })
       .def(
           "combined_csr",
           [](mosp::result const& r) {

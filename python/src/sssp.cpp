@@ -62,12 +62,12 @@ void bind_sssp(nb::module_& m)
       .def(
           "distances",
           [](sssp::result const& r) {
-            return std::visit([](auto const& v) { return nb::cast(copied_array(std::span(v))); },
+            return std::visit([](auto const& v) { return nb::cast(snapshot_copy(std::span(v))); },
                               r.distance_data());
           },
           "A NumPy copy of the distances (int64 for int32 weights, float64 for float64).")
-      .def("parents", [](sssp::result const& r) { return copied_array(r.parents()); })
-      .def("zero_arcs", [](sssp::result const& r) { return copied_array(r.zero_arcs()); })
+      .def("parents", [](sssp::result const& r) { return snapshot_copy(r.parents()); })
+      .def("zero_arcs", [](sssp::result const& r) { return snapshot_copy(r.zero_arcs()); })
       .def_prop_ro("on_device", &sssp::result::on_device)
       .def(
           "device_distances", [](sssp::result const& r) { return device_snapshot_of(r.device_distances()); },

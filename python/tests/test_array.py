@@ -32,6 +32,18 @@ def test_numpy_views_are_read_only(arr: dyng.Array) -> None:
         np.asarray(arr, dtype=np.float64, copy=False)
 
 
+def test_views_cannot_be_made_writable_again() -> None:
+    # setflags(write=True) on a view of a writable base would write the result's snapshot.
+    g = dyng.Graph([0, 1], [1, 2], [3, 4])
+    r = dyng.sssp.compute(g, 0)
+    v = np.asarray(r.distances)
+    with pytest.raises(ValueError):
+        v.setflags(write=True)
+    with pytest.raises(ValueError):
+        r.distances.to_numpy(copy=False).setflags(write=True)
+    assert r.distances.tolist() == [0, 3, 7]
+
+
 def test_dlpack(arr: dyng.Array) -> None:
     x = np.from_dlpack(arr)
     assert x.tolist() == [0, 3, 1, 8] and not x.flags.writeable

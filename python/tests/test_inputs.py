@@ -289,6 +289,37 @@ def test_scipy_repeated_entries_are_summed() -> None:
     assert dyng.sssp.compute(g, 0).distances.tolist() == [0, 7, 8]
 
 
+def test_scipy_repeated_entries_are_summed_without_wrapping() -> None:
+    # Summed in 64 bits: 200 + 100 as uint8 would wrap to 44; past int32 the sum is refused by value.
+    a = sp.coo_array((np.array([200, 100], dtype=np.uint8), ([0, 0], [1, 1])), shape=(2, 2))
+    assert dyng.sssp.compute(dyng.Graph.from_scipy(a), 0).distances.tolist() == [0, 300]
+    big = sp.coo_array((np.array([2**31 - 1, 2**31 - 1], dtype=np.int32), ([0, 0], [1, 1])), shape=(2, 2))
+    with pytest.raises(dyng.InvalidArgumentError, match="beyond int32"):
+        dyng.Graph.from_scipy(big)
+
+
+def test_batch_rows_of_strings_or_bytes_are_refused() -> None:
+    # Rows are numbers: a string weight is no list of digits, bytes no ASCII codes.
+    for rows in ([(0, 1, b"7")], [(0, 1, "25")], [("3", "1", 2)], ["01"], [(0, 1, None)], [(0, 1, True)]):
+        with pytest.raises(TypeError, match="numbers"):
+            dyng.Batch.from_arrays(insert=rows, k=2 if rows == [(0, 1, "25")] else 1)
+    with pytest.raises(TypeError, match="numbers"):
+        dyng.Batch.from_arrays(erase=["01"])
+    b = dyng.Batch.from_arrays(insert=[(0, 1, np.array(7.0)), (1, 2, [np.float32(2)])])  # 0-d arrays read as values
+    assert b.insertions[2].ravel().tolist() == [7.0, 2.0]
+
+
+def test_k_and_copy_flags_are_typed() -> None:
+    for k in (1.5, 2.9, "2", 0):
+        with pytest.raises(dyng.InvalidArgumentError, match="k="):
+            dyng.Graph([0], [1], n=2, k=k)  # type: ignore[arg-type]
+    for copy in (0, "no", 1):
+        with pytest.raises(TypeError, match="copy="):
+            dyng.Graph(np.array([0], np.int32), np.array([1], np.int32), copy=copy)  # type: ignore[arg-type]
+    g = dyng.Graph(np.array([0], np.int32), np.array([1], np.int32), copy=np.False_)
+    assert g.num_edges == 1
+
+
 def test_flags_and_counts_are_typed() -> None:
     with pytest.raises(TypeError, match="directed must be a bool"):
         dyng.Graph([0], [1], directed="no")  # type: ignore[arg-type]

@@ -37,6 +37,64 @@ def test_resources() -> None:
     assert "stages" in o.profile()
 
 
+def test_openmp_thread_counts_past_the_limit_are_refused() -> None:
+    limit = dyng.Resources.openmp(2)._native.max_openmp_threads()
+    with pytest.raises(dyng.InvalidArgumentError, match=f"in \\[1, {limit}\\]"):
+        dyng.Resources.openmp(limit + 1)
+    with pytest.raises(dyng.InvalidArgumentError):
+        dyng.Resources.openmp(2**31)
+    assert dyng.Resources.openmp(np.int64(2)).threads == 2
+
+
+def test_a_batch_changed_while_another_thread_commits_it() -> None:
+    # The batch's rows move when one is added; a commit reading them without the GIL waits for
+    # the insert (and the insert for the commit) instead of reading freed memory.
+    g = dyng.Graph([0], [1], n=2000)
+    rng = np.random.default_rng(1)
+    b = dyng.Batch.from_arrays(insert=(rng.integers(0, 2000, 50_000), rng.integers(0, 2000, 50_000)))
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def add() -> None:
+        try:
+            i = 0
+            while not done.is_set():
+                b.insert(i % 2000, (7 * i) % 2000, 1)
+                i += 1
+        except BaseException as e:  # pragma: no cover
+            errors.append(e)
+
+    t = threading.Thread(target=add)
+    t.start()
+    try:
+        for _ in range(5):
+            g.commit(b)
+    finally:
+        done.set()
+        t.join()
+    assert not errors, errors
+
+
+def test_profiler_enabled_while_a_call_runs() -> None:
+    res = dyng.Resources.openmp(2)
+    g = dyng.io.read(dyng.datasets.rome99_path())
+    done = threading.Event()
+
+    def enable() -> None:
+        while not done.is_set():
+            res.enable_profiler()
+
+    t = threading.Thread(target=enable)
+    t.start()
+    try:
+        for i in range(30):
+            dyng.sssp.compute(g, i, resources=res)
+    finally:
+        done.set()
+        t.join()
+    assert "stages" in res.profile()
+
+
 def test_error_hierarchy() -> None:
     assert issubclass(dyng.InvalidArgumentError, ValueError) and issubclass(dyng.InvalidArgumentError, dyng.Error)
     assert issubclass(dyng.StaleResultError, dyng.InvalidArgumentError)
