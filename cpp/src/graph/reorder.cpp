@@ -111,6 +111,7 @@ graph renumbered(resources const& res, graph const& g, vertex_order const& order
 
 batch renumbered(batch const& b, vertex_order const& order)
 {
+  check_order(order, static_cast<vertex_t>(order.new_id.size()));  // O(n): a row renamed twice would merge vertices
   auto const name = [&](vertex_t v, char const* list, std::size_t row) {
     DYNG_EXPECTS(v >= 0 && static_cast<std::size_t>(v) < order.new_id.size(),
                  std::string("renumbered: ") + list + " row " + std::to_string(row) + " names vertex " + std::to_string(v) +

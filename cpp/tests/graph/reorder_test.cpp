@@ -177,6 +177,12 @@ TEST(Reorder, BadOrdersAndRootsAreRefusedWithTheRemedy)
   EXPECT_THROW((void)bfs_order(g, -1), invalid_argument);
   // The identity is a valid order: the same arcs.
   EXPECT_EQ(arcs_of(renumbered(resources::sequential(), g, {{0, 1, 2}, {0, 1, 2}})), arcs_of(g));
+  // A batch's order is checked alike (a repeated new id would merge two vertices' rows).
+  batch b;
+  b.insert(0, 1, 1.0);
+  EXPECT_THROW((void)renumbered(b, vertex_order{{-5, 1, 2, 2147483647}, {0, 1, 2, 3}}), invalid_argument);
+  EXPECT_THROW((void)renumbered(b, vertex_order{{1, 1, 0}, {2, 0, 1}}), invalid_argument);
+  EXPECT_EQ(renumbered(b, vertex_order{{2, 0, 1}, {1, 2, 0}}).insert_dst()[0], 0);
 }
 
 }  // namespace
