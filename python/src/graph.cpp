@@ -210,8 +210,12 @@ void bind_graph(nb::module_& m)
       "renumbered_batch",
       [](batch const& b, in_array<vertex_t> new_id) {
         auto const ids = as_span(new_id);
-        vertex_order order;  // a batch needs new_id alone
+        vertex_order order;  // old_id as new_id's inverse: renumbered checks the pair is a permutation
         order.new_id.assign(ids.begin(), ids.end());
+        order.old_id.assign(ids.size(), no_vertex);
+        for (std::size_t v = 0; v < ids.size(); ++v)
+          if (ids[v] >= 0 && static_cast<std::size_t>(ids[v]) < ids.size())
+            order.old_id[static_cast<std::size_t>(ids[v])] = static_cast<vertex_t>(v);
         nb::gil_scoped_release release;
         return renumbered(b, order);
       },
