@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
-from ._normalize import Edges, as_ids, batch_rows, graph_input, is_int
+from ._normalize import Edges, as_count, as_ids, as_int32, batch_rows, expect_instance, graph_input, is_int
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -210,6 +210,7 @@ class Graph:
 
         res = resolve(resources)
         ids = None if new_id is None else as_ids(new_id, "new_id", None)
+        root = as_int32(root, "root")
         with using(self, res):
             native, order = _backend.native().renumbered(res._native, self._g, ids, root)
         nodes = None
@@ -320,7 +321,7 @@ class Batch:
 
     def __init__(self, k: int = 1, *, semantics: Semantics = "set", missing: Missing = "error") -> None:
         core = _backend.native()
-        if not is_int(k) or k < 1:
+        if not is_int(k) or not 1 <= k < 2**31:
             raise InvalidArgumentError(f"Batch: k={k!r}; a batch has k >= 1 weight columns")
         k = int(k)
         self._b = core.Batch(k, _enum(core.BatchSemantics, semantics, "semantics"),
@@ -357,6 +358,8 @@ class Batch:
         """A deterministic random batch for ``graph``: deletions of existing edges, insertions of
         new ones (``dyng::random_batch``). A small graph may give fewer rows than ``size`` (each
         edge is deleted once and only absent pairs are inserted): ``len(batch)`` says how many."""
+        expect_instance(graph, Graph, "Batch.random: graph")
+        size, seed, locality = as_count(size, "size"), as_count(seed, "seed", 64), as_count(locality, "locality", 31)
         core = _backend.native()
         with graph._lock:
             return cls._of(core.random_batch(graph._g, size, insert_fraction, seed, min_weight, max_weight, locality,

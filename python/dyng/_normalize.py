@@ -88,6 +88,19 @@ def as_copy_flag(copy: Any) -> bool | None:
     raise TypeError(f"copy={copy!r}; give True, False or None")
 
 
+def expect_instance(x: Any, kind: type, name: str) -> None:
+    """A TypeError naming the parameter and the type it takes (not an AttributeError later)."""
+    if not isinstance(x, kind):
+        raise TypeError(f"{name} must be a {kind.__module__}.{kind.__qualname__}, not {type(x).__name__}")
+
+
+def as_count(x: Any, name: str, bits: int = 63) -> int:
+    """A whole number in [0, 2^bits) (counts, seeds), else InvalidArgumentError naming it."""
+    if not is_int(x) or not 0 <= int(x) < 2**bits:
+        raise InvalidArgumentError(f"{name}={x!r}; give a whole number in [0, 2^{bits})")
+    return int(x)
+
+
 def as_int32(x: Any, name: str) -> int:
     """A scalar id or column index: an int (or NumPy integer, not a bool) that fits int32, which
     libdyng checks against the graph; TypeError / InvalidArgumentError naming ``name`` otherwise

@@ -26,7 +26,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
 from ._graph import Batch, Graph, using
-from ._normalize import is_int
+from ._normalize import expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -250,6 +250,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
 def verify(result: Result) -> str:
     """Counts again with an independent brute-force enumerator: '' when equal, else the first
     differing length. Exponential: for tests and small graphs."""
+    expect_instance(result, Result, "cycle_count.verify: result")
     g = result._graph
     with g._lock:
         result._check("verify")
@@ -311,10 +312,10 @@ def generate_batch(graph: Graph, deletions: int = 0, insertions: int = 0, *, see
     mt19937_64(``seed``); with ``window``, insertions stay local. Raises InvalidArgumentError if
     more are asked than the graph allows."""
     graph = _check_graph(graph)
-    for name, v in (("deletions", deletions), ("insertions", insertions), ("seed", seed)):
-        if not is_int(v) or v < 0:
-            raise InvalidArgumentError(f"generate_batch: {name}={v!r}; give a whole number >= 0")
-    if window is not None and (not is_int(window) or window < 1):
+    for name, v, bits in (("deletions", deletions, 63), ("insertions", insertions, 63), ("seed", seed, 64)):
+        if not is_int(v) or not 0 <= v < 2**bits:
+            raise InvalidArgumentError(f"generate_batch: {name}={v!r}; give a whole number in [0, 2^{bits})")
+    if window is not None and (not is_int(window) or not 1 <= window < 2**31):
         raise InvalidArgumentError(f"generate_batch: window={window!r}; give a number of ids >= 1, or None")
     with graph._lock:
         return Batch._of(_backend.native().cycle_count_generate_batch(graph._g, int(deletions), int(insertions),

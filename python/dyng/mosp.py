@@ -19,7 +19,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_int32, is_int
+from ._normalize import as_int32, expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -215,6 +215,7 @@ def verify(result: Result) -> str:
     """Checks ``result`` against a from-scratch sequential compute, element by element (the K
     trees, the combined graph, the MOSP tree, the costs): '' when equal, else the first
     difference."""
+    expect_instance(result, Result, "mosp.verify: result")
     g = result._graph
     with g._lock:
         result._check("verify")
@@ -225,6 +226,7 @@ def write_files(directory: str, result: Result, suffix: str = "Updated") -> None
     """Writes the original DynaMOSP output layout into ``directory`` (docs/mosp.md)."""
     import os
 
+    expect_instance(result, Result, "mosp.write_files: result")
     g = result._graph
     with g._lock:
         result._check("write_files")

@@ -14,7 +14,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_ids, as_int32
+from ._normalize import as_ids, as_int32, expect_instance
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -118,7 +118,9 @@ def _params(core: Any, source: int, objective: int, engine: str | None, strategy
     p.objective = as_int32(objective, "objective")
     p.engine = engine or ""
     p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
-    p.recompute_fraction = recompute_fraction
+    if isinstance(recompute_fraction, bool) or not isinstance(recompute_fraction, (int, float)):
+        raise TypeError(f"recompute_fraction={recompute_fraction!r}; give a number >= 0")
+    p.recompute_fraction = float(recompute_fraction)
     return p
 
 
@@ -159,6 +161,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
 def verify(result: Result) -> str:
     """Checks ``result`` against a sequential Dijkstra, element by element: '' when equal, else
     the first mismatch."""
+    expect_instance(result, Result, "sssp.verify: result")
     g = result._graph
     with g._lock:
         result._check("verify")
@@ -176,9 +179,12 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
     with ``canonicalize`` the parents are replaced by the canonical ones."""
     import numpy as np
 
+    expect_instance(graph, Graph, "sssp.from_arrays: graph")
     core = _backend.native()
     res = resolve(resources)
     d = np.ascontiguousarray(distances)
+    if d.ndim != 1:
+        raise InvalidArgumentError(f"distances have shape {d.shape}; give one distance per vertex (1-D)")
     if d.dtype not in (np.int64, np.float64):
         raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
     par = as_ids(parents, "parents", None)

@@ -320,6 +320,41 @@ def test_k_and_copy_flags_are_typed() -> None:
     assert g.num_edges == 1
 
 
+def test_wrong_types_name_the_parameter() -> None:
+    # Each a TypeError or InvalidArgumentError naming what was wrong, not nanobind's overload list
+    # or an AttributeError from deep inside.
+    g = dyng.Graph([0, 1], [1, 2], [1, 1], n=3)
+    r = dyng.sssp.compute(g, 0)
+    c = dyng.cycle_count.compute(g, 3)
+    with pytest.raises(TypeError, match="sssp.verify: result must be a dyng.sssp.Result"):
+        dyng.sssp.verify(c)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="sssp.verify: result"):
+        dyng.sssp.verify(g)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="cycle_count.verify: result"):
+        dyng.cycle_count.verify(r)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="mosp.verify: result"):
+        dyng.mosp.verify(r)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="mosp.write_files: result"):
+        dyng.mosp.write_files("/nonexistent", r)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="from_arrays: graph"):
+        dyng.sssp.from_arrays("g", 0, [0], [-1])  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="1-D"):
+        dyng.sssp.from_arrays(g, 0, [[0, 1, 2]], [-1, 0, 1])
+    with pytest.raises(TypeError, match="recompute_fraction"):
+        dyng.sssp.compute(g, 0, recompute_fraction="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Batch.random: graph"):
+        dyng.Batch.random([0, 1])  # type: ignore[arg-type]
+    for kw in ({"size": -1}, {"seed": 2**64}, {"size": 1.5}):
+        with pytest.raises(dyng.InvalidArgumentError, match=next(iter(kw))):
+            dyng.Batch.random(g, **kw)  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="k="):
+        dyng.Batch(2**40)
+    with pytest.raises(dyng.InvalidArgumentError, match="seed"):
+        dyng.cycle_count.generate_batch(g, 1, seed=2**64)
+    with pytest.raises(dyng.InvalidArgumentError, match="root"):
+        g.renumbered(root=2**40)
+
+
 def test_flags_and_counts_are_typed() -> None:
     with pytest.raises(TypeError, match="directed must be a bool"):
         dyng.Graph([0], [1], directed="no")  # type: ignore[arg-type]
