@@ -1,9 +1,12 @@
 // Graph construction, accessors and copies. Commit lives in commit.cpp; layout in layout.hpp.
 #include "dyng/graph/graph.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -185,6 +188,10 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   char const* fn = "graph::from_edges";
   check_options<W>(fn, opts);
   DYNG_EXPECTS(n >= 0, std::string(fn) + ": n=" + std::to_string(n) + "; the vertex count must be >= 0");
+  if (auto const memory = detail::physical_memory(); memory > 0 && detail::row_bytes(n, opts.directed) > memory)
+    throw invalid_argument(std::string(fn) + ": not enough memory for a graph of " + std::to_string(n) +
+                           " vertices: their rows alone take " + detail::gigabytes(detail::row_bytes(n, opts.directed)) +
+                           ", this machine has " + detail::gigabytes(memory) + "; pass the vertex count the edges need");
   DYNG_EXPECTS(src.size() == dst.size(), std::string(fn) + ": " + std::to_string(src.size()) + " sources but " +
                                              std::to_string(dst.size()) + " targets; pass one of each per edge");
   std::size_t const m = src.size();
@@ -404,6 +411,24 @@ bool graph::has_edge(vertex_t u, vertex_t v) const
 }
 
 namespace detail {
+double physical_memory() noexcept
+{
+  long const pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+}
+
+double row_bytes(std::int64_t n, bool directed) noexcept
+{
+  return static_cast<double>(n) * 2 * sizeof(edge_t) * (directed ? 2 : 1);
+}
+
+std::string gigabytes(double bytes)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+
 graph host_copy(graph const& g)
 {
   auto const csr = g.to_csr();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -147,5 +148,14 @@ std::uint64_t next_graph_id() noexcept;
 /// copy is greater after the batch than before (every row of the same edge gets the same
 /// flags; a new arc gets 0). See docs/adr/0002.
 std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch const& b);
+
+/// A graph's size against the machine, before its arrays are allocated: with overcommit an
+/// allocation of more than memory holds succeeds and its pages fill in for minutes (or the
+/// process is killed), so the builders compare first. Bytes of physical memory (0 if unknown),
+/// the bytes of a graph's row arrays alone (begin and degree per vertex and direction), and a
+/// size for messages ("34.4 GB").
+double physical_memory() noexcept;
+double row_bytes(std::int64_t n, bool directed) noexcept;
+std::string gigabytes(double bytes);
 
 }  // namespace dyng::detail

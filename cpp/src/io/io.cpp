@@ -2,13 +2,10 @@
 // the portable weight generator for unweighted inputs.
 #include "dyng/io/io.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <new>
 #include <span>
@@ -17,6 +14,7 @@
 #include <utility>
 
 #include "graph/batch_copy.hpp"
+#include "graph/graph_impl.hpp"
 #include "io/parse.hpp"
 #include "io/text.hpp"
 
@@ -160,19 +158,6 @@ std::vector<W> convert(std::vector<double> const& w)
   return out;
 }
 
-/// Bytes of physical memory (0 if unknown).
-double physical_memory()
-{
-  long const pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
-}
-
-std::string gigabytes(double bytes)
-{
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
-  return buf;
-}
 
 graph_file build(resources const& res, edge_list el, read_options const& opts, std::string_view name)
 {
@@ -230,14 +215,13 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
     return el.is_csr() ? graph::from_csr(res, el.offsets, el.dst, ws, go)
                        : graph::from_edges(res, n, el.src, el.dst, ws, go);
   };
-  // A header may announce more vertices than memory holds. With overcommit the allocation
-  // succeeds and the pages fill in for minutes, so compare the row arrays alone (begin and
-  // degree per vertex and direction) with the physical memory first.
-  auto const row_bytes = static_cast<double>(el.n) * 2 * sizeof(edge_t) * (directed ? 2 : 1);
-  if (auto const memory = physical_memory(); memory > 0 && row_bytes > memory)
+  // A header may announce more vertices than memory holds: said here with the file's name
+  // (graph::from_edges refuses it too, without the file's name).
+  auto const rows = dyng::detail::row_bytes(el.n, directed);
+  if (auto const memory = dyng::detail::physical_memory(); memory > 0 && rows > memory)
     throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
-                   " vertices: their rows alone take " + gigabytes(row_bytes) + ", this machine has " +
-                   gigabytes(memory) + "; check the file's header");
+                   " vertices: their rows alone take " + dyng::detail::gigabytes(rows) + ", this machine has " +
+                   dyng::detail::gigabytes(memory) + "; check the file's header");
   auto g = [&] {
     try {
       return wt == weight_type::int32 ? make(convert<std::int32_t>(el.weights)) : make(el.weights);

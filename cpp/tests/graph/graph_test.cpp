@@ -91,6 +91,23 @@ TEST(BatchReserve, CountsNoMemoryHoldsAreAnInvalidArgument)
   EXPECT_EQ(b.insertions(), 0U);
 }
 
+TEST(GraphBuild, MoreVerticesThanMemoryHoldsAreRefusedBeforeAllocating)
+{
+  // With overcommit the rows' allocation would succeed and then fill in page by page (or the
+  // process be killed): the builder compares with the physical memory first.
+  constexpr vertex_t n = std::numeric_limits<vertex_t>::max();
+  auto const memory = detail::physical_memory();
+  if (memory <= 0 || detail::row_bytes(n, true) <= memory) GTEST_SKIP() << "this machine holds the rows";
+  try {
+    (void)graph::from_edges(res(), n, std::vector<vertex_t>{0}, std::vector<vertex_t>{1}, std::vector<std::int32_t>{1},
+                            directed_opts());
+    FAIL();
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("not enough memory for a graph of 2147483647 vertices"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(GraphBuild, DirectedRowsSortedByTargetWithInAdjacency)
 {
   std::vector<vertex_t> src{2, 0, 0, 1}, dst{0, 2, 1, 2};
