@@ -21,6 +21,24 @@ namespace dyng::cli {
 CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
 
+/// A run's output files (--out directory, --output file), removed again if the run fails, so a
+/// failed run leaves no partial results: a path the run created goes entirely; in a directory
+/// that existed, the files and folders the run added go (files it overwrote stay overwritten).
+/// Make one before writing; keep() once the run has succeeded.
+class output_guard {
+ public:
+  explicit output_guard(std::string const& path);  // empty: nothing to guard
+  output_guard(output_guard const&) = delete;
+  output_guard& operator=(output_guard const&) = delete;
+  ~output_guard();
+  void keep() noexcept { path_.clear(); }
+
+ private:
+  std::filesystem::path path_;
+  bool existed_ = false;
+  std::vector<std::filesystem::path> before_;  // what the directory held before the run
+};
+
 /// Options every subcommand that reads a graph shares.
 struct graph_options {
   std::string file;          // empty: the bundled road network

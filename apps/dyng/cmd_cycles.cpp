@@ -55,7 +55,14 @@ loaded load_graph(resources const& res, cycles_options const& o, double* ms)
 batch map_batch(batch const& in, loaded const& l, missing_edge policy)
 {
   auto const vertex = [&](vertex_t id) -> vertex_t {
-    if (l.ids.empty()) return id;
+    if (l.ids.empty()) {  // ids read with the file's offset: vertices 0..n-1
+      if (id < 0 || id >= l.g.num_vertices())
+        throw invalid_argument("--updates: vertex id " + std::to_string(std::int64_t{id} + l.id_offset) +
+                               " is not in the graph (file ids " + std::to_string(l.id_offset) + ".." +
+                               std::to_string(std::int64_t{l.g.num_vertices()} - 1 + l.id_offset) +
+                               "; a batch cannot add vertices)");
+      return id;
+    }
     auto const it = std::lower_bound(l.ids.begin(), l.ids.end(), std::int64_t{id});
     if (it == l.ids.end() || *it != id)
       throw invalid_argument("--updates: vertex id " + std::to_string(id) +
@@ -139,6 +146,7 @@ int run_cycles(cycles_options const& o)
   auto l = load_graph(res, o, &load_ms);
   auto& g = l.g;
   cycle_count::params const p{.k = o.k};
+  output_guard written(o.output);  // a failed run leaves no partial histogram file
 
   auto start = std::chrono::steady_clock::now();
   auto r = cycle_count::compute(res, g, p);
@@ -239,6 +247,7 @@ int run_cycles(cycles_options const& o)
     std::fprintf(stderr, "dyng: error: the updated histogram differs from a recount\n");
     return 1;
   }
+  written.keep();
   return 0;
 }
 

@@ -46,6 +46,7 @@ int run_mosp(mosp_options const& o)
                                                            : mosp::combined_update::incremental};
 
   report out(o.json);
+  output_guard written(o.out);  // a failed run leaves no partial results
   out.add("graph", gf.description);
   out.add("backend", describe(res));
   out.add_number("vertices", g.num_vertices());
@@ -130,6 +131,7 @@ int run_mosp(mosp_options const& o)
     out.add("verify", "ok (" + std::to_string(elapsed_ms(start)) + " ms, against a sequential recompute)");
   }
   if (o.json) out.add_raw("profile", profile->to_json());
+  written.keep();
   out.print();
   return 0;
 }

@@ -93,6 +93,7 @@ int run_sssp(sssp_options const& o)
   };
 
   report out(o.json);
+  output_guard written(o.out);  // a failed run leaves no partial results
   out.add("graph", gf.description);
   out.add("backend", describe(res));
   out.add_number("vertices", g.num_vertices());
@@ -185,6 +186,7 @@ int run_sssp(sssp_options const& o)
     out.add("verify", "ok (" + std::to_string(elapsed_ms(start)) + " ms, against a sequential Dijkstra)");
   }
   if (o.json) out.add_raw("profile", profile->to_json());
+  written.keep();
   out.print();
   return 0;
 }

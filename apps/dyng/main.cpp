@@ -1,6 +1,7 @@
 // dyng: the command line. Exit codes: 0 ok, 1 failure (`dyng: error: ...`), 2 usage.
 #include <cstdio>
 #include <exception>
+#include <iostream>
 
 #include "cli.hpp"
 #include "dyng/core/error.hpp"
@@ -111,13 +112,22 @@ int main(int argc, char** argv)
     int const code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  int rc = 1;
   try {
-    if (*info) return run_info(info_graph, info_json);
-    if (*mp) return run_mosp(mosp);
-    if (*cy) return run_cycles(cycles);
-    return run_sssp(sssp);
+    rc = *info ? run_info(info_graph, info_json)
+         : *mp ? run_mosp(mosp)
+         : *cy ? run_cycles(cycles)
+               : run_sssp(sssp);
   } catch (std::exception const& e) {
     std::fprintf(stderr, "dyng: error: %s\n", e.what());
     return 1;
   }
+  // The report is the run's result: a standard output that could not take it all (a full disk,
+  // /dev/full) fails the run, rather than exiting 0 with a truncated report.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "dyng: error: writing the standard output failed (disk full?)\n");
+    return 1;
+  }
+  return rc;
 }

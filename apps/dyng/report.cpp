@@ -144,6 +144,7 @@ vertex_t source_vertex(io::graph_file const& gf, std::int64_t source_id)
   auto const id = source_id < 0 ? gf.id_offset : source_id;
   auto const v = id - gf.id_offset;
   auto const n = gf.graph.num_vertices();
+  if (n == 0) throw invalid_argument("the graph has no vertices: there is no source to search from");
   if (v < 0 || v >= n)
     throw invalid_argument("--source " + std::to_string(id) + ": not a vertex of the graph (file ids " +
                            std::to_string(gf.id_offset) + ".." + std::to_string(n - 1 + gf.id_offset) + ")");
@@ -269,6 +270,32 @@ void report::print() const
   std::size_t width = 0;
   for (auto const& [k, v] : text_) width = std::max(width, k.size());
   for (auto const& [k, v] : text_) std::cout << k << std::string(width + 2 - k.size(), ' ') << v << "\n";
+}
+
+output_guard::output_guard(std::string const& path) : path_(path)
+{
+  if (path_.empty()) return;
+  std::error_code ec;
+  existed_ = std::filesystem::exists(path_, ec);
+  if (existed_ && std::filesystem::is_directory(path_, ec))
+    for (auto const& e : std::filesystem::recursive_directory_iterator(path_, ec)) before_.push_back(e.path());
+  std::sort(before_.begin(), before_.end());
+}
+
+output_guard::~output_guard()
+{
+  if (path_.empty()) return;  // kept, or nothing written
+  std::error_code ec;
+  if (!existed_) {
+    std::filesystem::remove_all(path_, ec);
+    return;
+  }
+  std::vector<std::filesystem::path> added;
+  for (auto const& e : std::filesystem::recursive_directory_iterator(path_, ec))
+    if (!std::binary_search(before_.begin(), before_.end(), e.path())) added.push_back(e.path());
+  // Deepest first, so a folder the run made is empty when its turn comes.
+  std::sort(added.rbegin(), added.rend());
+  for (auto const& p : added) std::filesystem::remove_all(p, ec);
 }
 
 }  // namespace dyng::cli

@@ -71,6 +71,12 @@ if command -v python3 >/dev/null; then
   check "list json parses" python3 -c "import json; d=json.load(open('$tmp/l.json')); c=d['cycles']; assert len(c)==1 and len(c[0])==3 and c[0][0]==min(c[0]) and d['cycles_truncated'] is True and d['list_ms']>=0"
 fi
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list 0
+# A batch row naming a vertex the graph lacks (DIMACS: file ids 1..n) is an error, not a read past the rows.
+printf 'p sp 3 3\na 1 2 5\na 2 3 4\na 3 1 2\n' > "$tmp/ok.gr"
+printf -- '- 9 1\n' > "$tmp/del9.txt"
+expect_exit 1 "vertex id 9 is not in the graph \\(file ids 1..3" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt"
+expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
+[[ ! -e $tmp/h.txt ]] || { echo "FAIL: a failed cycles run left $tmp/h.txt"; failures=$((failures + 1)); }
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4
 expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }

@@ -135,5 +135,26 @@ touch "$tmp/a-file"
 expect_exit 1 "dyng: error: cannot create directory '.*a-file/obj0'" mosp --out "$tmp/a-file"
 expect_exit 1 "dyng: error: --weight-columns 3: .*rome99.gr.gz has 1 weight column\\(s\\) of its own" mosp --weight-columns 3
 
+# A failed run leaves no partial output: --out made by the run goes, and in a directory that
+# existed only what the run added goes.
+printf 'p sp 3 3\na 1 2 5\na 2 3 4\na 3 1 2\n' > "$tmp/ok.gr"
+printf -- '- 1 3\n' > "$tmp/absent.txt"
+expect_exit 1 "edge \\(0, 2\\) does not exist" sssp "$tmp/ok.gr" --out "$tmp/fresh" --updates "$tmp/absent.txt"
+[[ ! -e $tmp/fresh ]] || { echo "FAIL: a failed sssp run left $tmp/fresh"; failures=$((failures + 1)); }
+mkdir -p "$tmp/kept" && echo mine > "$tmp/kept/mine.txt"
+expect_exit 1 "does not exist" mosp "$tmp/ok.gr" --out "$tmp/kept" --updates "$tmp/absent.txt"
+[[ $(ls -A "$tmp/kept") == mine.txt ]] || { echo "FAIL: a failed mosp run left $(ls -A "$tmp/kept")"; failures=$((failures + 1)); }
+# A standard output that cannot take the report fails the run.
+if [[ -w /dev/full ]]; then
+  "$dyng" info --json > /dev/full 2>"$tmp/err"
+  [[ $? -eq 1 ]] && grep -q "writing the standard output failed" "$tmp/err" || { echo "FAIL: /dev/full"; failures=$((failures + 1)); }
+fi
+printf 'p sp 0 0\n' > "$tmp/zero.gr"
+expect_exit 1 "the graph has no vertices" sssp "$tmp/zero.gr"
+# Far more random changes than a 3-vertex graph has room for: what fits, at once.
+check "huge random" timeout 20 "$dyng" sssp "$tmp/ok.gr" --random 1000000000000 --verify
+printf 'p tw 3 2\n1 2\n2 3\n' > "$tmp/tw.gr"
+expect_exit 1 "generated weight columns for .* ask for fewer columns" mosp "$tmp/tw.gr" --weight-columns 2147483647
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -188,9 +188,9 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   char const* fn = "graph::from_edges";
   check_options<W>(fn, opts);
   DYNG_EXPECTS(n >= 0, std::string(fn) + ": n=" + std::to_string(n) + "; the vertex count must be >= 0");
-  if (auto const memory = detail::physical_memory(); memory > 0 && detail::row_bytes(n, opts.directed) > memory)
+  if (auto const memory = detail::physical_memory(); memory > 0 && detail::build_bytes(n, opts.directed) > memory)
     throw invalid_argument(std::string(fn) + ": not enough memory for a graph of " + std::to_string(n) +
-                           " vertices: their rows alone take " + detail::gigabytes(detail::row_bytes(n, opts.directed)) +
+                           " vertices: building it takes " + detail::gigabytes(detail::build_bytes(n, opts.directed)) +
                            ", this machine has " + detail::gigabytes(memory) + "; pass the vertex count the edges need");
   DYNG_EXPECTS(src.size() == dst.size(), std::string(fn) + ": " + std::to_string(src.size()) + " sources but " +
                                              std::to_string(dst.size()) + " targets; pass one of each per edge");
@@ -417,9 +417,9 @@ double physical_memory() noexcept
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
 }
 
-double row_bytes(std::int64_t n, bool directed) noexcept
+double build_bytes(std::int64_t n, bool directed) noexcept
 {
-  return static_cast<double>(n) * 2 * sizeof(edge_t) * (directed ? 2 : 1);
+  return static_cast<double>(n) * (directed ? 96 : 64);
 }
 
 std::string gigabytes(double bytes)

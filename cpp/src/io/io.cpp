@@ -170,6 +170,14 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
                                                                                    : weight_type::int32);
   int const k = weighted ? el.k : opts.k;
   auto const arcs = el.size();
+  if (!weighted) {  // k generated columns per arc (held as doubles, then in the graph's rows both ways)
+    auto const bytes = static_cast<double>(arcs) * k * 24;
+    if (auto const memory = dyng::detail::physical_memory(); memory > 0 && bytes > memory)
+      throw invalid_argument("read_options::k = " + std::to_string(k) + ": " + std::to_string(k) +
+                             " generated weight columns for " + std::to_string(arcs) + " arcs take " +
+                             dyng::detail::gigabytes(bytes) + ", this machine has " +
+                             dyng::detail::gigabytes(memory) + "; ask for fewer columns");
+  }
 
   std::string weights_desc;
   std::vector<std::string> names = el.weight_names;
@@ -217,10 +225,10 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   };
   // A header may announce more vertices than memory holds: said here with the file's name
   // (graph::from_edges refuses it too, without the file's name).
-  auto const rows = dyng::detail::row_bytes(el.n, directed);
+  auto const rows = dyng::detail::build_bytes(el.n, directed);
   if (auto const memory = dyng::detail::physical_memory(); memory > 0 && rows > memory)
     throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
-                   " vertices: their rows alone take " + dyng::detail::gigabytes(rows) + ", this machine has " +
+                   " vertices: building it takes " + dyng::detail::gigabytes(rows) + ", this machine has " +
                    dyng::detail::gigabytes(memory) + "; check the file's header");
   auto g = [&] {
     try {

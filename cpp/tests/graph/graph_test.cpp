@@ -97,7 +97,7 @@ TEST(GraphBuild, MoreVerticesThanMemoryHoldsAreRefusedBeforeAllocating)
   // process be killed): the builder compares with the physical memory first.
   constexpr vertex_t n = std::numeric_limits<vertex_t>::max();
   auto const memory = detail::physical_memory();
-  if (memory <= 0 || detail::row_bytes(n, true) <= memory) GTEST_SKIP() << "this machine holds the rows";
+  if (memory <= 0 || detail::build_bytes(n, true) <= memory) GTEST_SKIP() << "this machine holds the rows";
   try {
     (void)graph::from_edges(res(), n, std::vector<vertex_t>{0}, std::vector<vertex_t>{1}, std::vector<std::int32_t>{1},
                             directed_opts());
