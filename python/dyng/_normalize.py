@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from . import _backend
 from ._errors import InvalidArgumentError, NotSupportedError
@@ -62,6 +62,9 @@ class Rows:
     weights: npt.NDArray[np.float64]
 
 
+_T = TypeVar("_T")
+
+
 def _flag(x: Any, name: str) -> bool:
     """A bool (or NumPy bool); a string such as "no" would be truthy."""
     import numpy as np
@@ -88,10 +91,14 @@ def as_copy_flag(copy: Any) -> bool | None:
     raise TypeError(f"copy={copy!r}; give True, False or None")
 
 
-def expect_instance(x: Any, kind: type, name: str) -> None:
-    """A TypeError naming the parameter and the type it takes (not an AttributeError later)."""
+def expect_instance(x: Any, kind: type[_T], name: str, hint: str = "") -> _T:
+    """A TypeError naming the parameter and the type it takes by its public name (dyng.Graph,
+    dyng.sssp.Result), not an AttributeError later; ``hint`` says how to make one."""
     if not isinstance(x, kind):
-        raise TypeError(f"{name} must be a {kind.__module__}.{kind.__qualname__}, not {type(x).__name__}")
+        module = "dyng" if kind.__module__.startswith("dyng._") else kind.__module__
+        made = f" ({hint})" if hint else ""
+        raise TypeError(f"{name} must be a {module}.{kind.__qualname__}{made}, not {type(x).__name__}")
+    return x
 
 
 def as_count(x: Any, name: str, bits: int = 63) -> int:

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from . import _backend
 from ._errors import InvalidArgumentError
 from ._graph import Batch, CommitStats, Graph, as_batch, using
+from ._normalize import expect_instance
 from ._resources import Resources, resolve
 
 __all__ = ["update"]
@@ -18,8 +19,7 @@ def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources
     Raises StaleResultError if a result did not match the graph before the batch, and
     InvalidArgumentError for an invalid batch or a result of another graph; then nothing has
     changed."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a dyng.Graph, not {type(graph).__name__}")
+    expect_instance(graph, Graph, "graph")
     b = as_batch(batch)
     natives = []
     for i, r in enumerate(results):

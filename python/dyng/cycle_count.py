@@ -26,7 +26,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
 from ._graph import Batch, Graph, using
-from ._normalize import expect_instance, is_int
+from ._normalize import as_count, expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -214,9 +214,7 @@ def _k(k: int | None) -> int:
 
 
 def _check_graph(graph: Any) -> Graph:
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a dyng.Graph (dyng.as_graph(...) makes one), not {type(graph).__name__}")
-    return graph
+    return expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
 
 
 def compute(graph: Graph, k: int | None = 3, *, engine: str | None = None,
@@ -242,8 +240,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     results on the graph become stale (``dyng.update`` updates several at once). Batch rules are
     the graph's: inserting a present edge changes nothing, deleting an absent one is an error
     unless ``missing="ignore"``. On an error (invalid batch, stale result) nothing has changed."""
-    if type(result) is not Result:
-        raise TypeError(f"result must be a dyng.cycle_count.Result, not {type(result).__name__}")
+    expect_instance(result, Result, "result")
     return _stats(result._update(batch, resources, _backend.native().cycle_count_update))
 
 
@@ -312,9 +309,8 @@ def generate_batch(graph: Graph, deletions: int = 0, insertions: int = 0, *, see
     mt19937_64(``seed``); with ``window``, insertions stay local. Raises InvalidArgumentError if
     more are asked than the graph allows."""
     graph = _check_graph(graph)
-    for name, v, bits in (("deletions", deletions, 63), ("insertions", insertions, 63), ("seed", seed, 64)):
-        if not is_int(v) or not 0 <= v < 2**bits:
-            raise InvalidArgumentError(f"generate_batch: {name}={v!r}; give a whole number in [0, 2^{bits})")
+    deletions, insertions = as_count(deletions, "generate_batch: deletions"), as_count(insertions, "generate_batch: insertions")
+    seed = as_count(seed, "generate_batch: seed", 64)
     if window is not None and (not is_int(window) or not 1 <= window < 2**31):
         raise InvalidArgumentError(f"generate_batch: window={window!r}; give a number of ids >= 1, or None")
     with graph._lock:

@@ -192,8 +192,7 @@ def compute(
 
     Raises InvalidArgumentError (source out of range, an objective out of range or repeated,
     pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type)."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a dyng.Graph (dyng.as_graph(...) makes one), not {type(graph).__name__}")
+    expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
     core = _backend.native()
     p = _params(core, source, objectives, pref, strategy, combined)
     res = resolve(resources)
@@ -206,8 +205,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     """Commits ``batch`` to ``result.graph`` and updates ``result``; returns its stats. Other
     results on the graph become stale (``dyng.update`` updates several at once). On an error
     (invalid batch, stale result) nothing has changed."""
-    if type(result) is not Result:
-        raise TypeError(f"result must be a dyng.mosp.Result, not {type(result).__name__}")
+    expect_instance(result, Result, "result")
     return _stats(result._update(batch, resources, _backend.native().mosp_update))
 
 

@@ -139,8 +139,7 @@ def compute(
     ``engine`` pins an engine by id (:func:`engines`); ``strategy`` and ``recompute_fraction``
     say how later updates run. Raises InvalidArgumentError (source or objective out of range),
     NotSupportedError (a pinned engine that declines)."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a dyng.Graph (dyng.as_graph(...) makes one), not {type(graph).__name__}")
+    expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
     core = _backend.native()
     res = resolve(resources)
     p = _params(core, source, objective, engine, strategy, recompute_fraction)
@@ -153,8 +152,7 @@ def update(result: Result, batch: Batch, *, resources: Resources | None = None) 
     """Commits ``batch`` to ``result.graph`` and updates ``result``; returns its stats. Other
     results on the graph become stale (use ``dyng.update`` to update several at once). On an
     error (invalid batch, stale result) nothing has changed."""
-    if type(result) is not Result:
-        raise TypeError(f"result must be a dyng.sssp.Result, not {type(result).__name__}")
+    expect_instance(result, Result, "result")
     return _stats(result._update(batch, resources, _backend.native().sssp_update))
 
 

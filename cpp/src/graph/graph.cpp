@@ -188,10 +188,9 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   char const* fn = "graph::from_edges";
   check_options<W>(fn, opts);
   DYNG_EXPECTS(n >= 0, std::string(fn) + ": n=" + std::to_string(n) + "; the vertex count must be >= 0");
-  if (auto const memory = detail::physical_memory(); memory > 0 && detail::build_bytes(n, opts.directed) > memory)
+  if (auto const short_by = detail::memory_shortfall(detail::build_bytes(n, opts.directed)); !short_by.empty())
     throw invalid_argument(std::string(fn) + ": not enough memory for a graph of " + std::to_string(n) +
-                           " vertices: building it takes " + detail::gigabytes(detail::build_bytes(n, opts.directed)) +
-                           ", this machine has " + detail::gigabytes(memory) + "; pass the vertex count the edges need");
+                           " vertices: building it would " + short_by + "; pass the vertex count the edges need");
   DYNG_EXPECTS(src.size() == dst.size(), std::string(fn) + ": " + std::to_string(src.size()) + " sources but " +
                                              std::to_string(dst.size()) + " targets; pass one of each per edge");
   std::size_t const m = src.size();
@@ -411,22 +410,22 @@ bool graph::has_edge(vertex_t u, vertex_t v) const
 }
 
 namespace detail {
-double physical_memory() noexcept
-{
-  long const pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
-}
-
 double build_bytes(std::int64_t n, bool directed) noexcept
 {
   return static_cast<double>(n) * (directed ? 96 : 64);
 }
 
-std::string gigabytes(double bytes)
+std::string memory_shortfall(double bytes)
 {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
-  return buf;
+  long const pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  auto const memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  if (memory <= 0 || bytes <= memory) return {};
+  auto const gigabytes = [](double b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GB", b / 1e9);
+    return std::string(buf);
+  };
+  return "take " + gigabytes(bytes) + ", this machine has " + gigabytes(memory);
 }
 
 graph host_copy(graph const& g)

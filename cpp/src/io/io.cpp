@@ -171,12 +171,11 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   int const k = weighted ? el.k : opts.k;
   auto const arcs = el.size();
   if (!weighted) {  // k generated columns per arc (held as doubles, then in the graph's rows both ways)
-    auto const bytes = static_cast<double>(arcs) * k * 24;
-    if (auto const memory = dyng::detail::physical_memory(); memory > 0 && bytes > memory)
+    auto const short_by = dyng::detail::memory_shortfall(static_cast<double>(arcs) * k * 24);
+    if (!short_by.empty())
       throw invalid_argument("read_options::k = " + std::to_string(k) + ": " + std::to_string(k) +
-                             " generated weight columns for " + std::to_string(arcs) + " arcs take " +
-                             dyng::detail::gigabytes(bytes) + ", this machine has " +
-                             dyng::detail::gigabytes(memory) + "; ask for fewer columns");
+                             " generated weight columns for " + std::to_string(arcs) + " arcs " + short_by +
+                             "; ask for fewer columns");
   }
 
   std::string weights_desc;
@@ -225,11 +224,9 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   };
   // A header may announce more vertices than memory holds: said here with the file's name
   // (graph::from_edges refuses it too, without the file's name).
-  auto const rows = dyng::detail::build_bytes(el.n, directed);
-  if (auto const memory = dyng::detail::physical_memory(); memory > 0 && rows > memory)
+  if (auto const short_by = dyng::detail::memory_shortfall(dyng::detail::build_bytes(el.n, directed)); !short_by.empty())
     throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
-                   " vertices: building it takes " + dyng::detail::gigabytes(rows) + ", this machine has " +
-                   dyng::detail::gigabytes(memory) + "; check the file's header");
+                   " vertices: building it would " + short_by + "; check the file's header");
   auto g = [&] {
     try {
       return wt == weight_type::int32 ? make(convert<std::int32_t>(el.weights)) : make(el.weights);

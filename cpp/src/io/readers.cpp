@@ -19,9 +19,9 @@ std::string num(std::int64_t v) { return std::to_string(v); }
 
 /// Reserve for `announced` rows, but never more than the text could hold (a header may lie).
 template <class T>
-void reserve_rows(std::vector<T>& v, std::int64_t announced, std::size_t text_bytes, std::size_t min_build_bytes)
+void reserve_rows(std::vector<T>& v, std::int64_t announced, std::size_t text_bytes, std::size_t min_row_bytes)
 {
-  auto const cap = text_bytes / min_build_bytes + 1;
+  auto const cap = text_bytes / min_row_bytes + 1;
   auto const want = announced > 0 ? static_cast<std::size_t>(announced) : cap;
   v.reserve(std::min(want, cap));
 }
