@@ -558,10 +558,10 @@ TEST_F(SsspCuda, NearFarComputeEqualsSequential)
   }
 }
 
-/// The fused engine against the sequential one on a random graph of `spec`: the compute, then a
+/// `engine` against the sequential one on a random graph of `spec`: the compute, then a
 /// batch of each size, the trees compared element by element after each.
-void expect_fused_trees_exact(graph_spec const& spec, std::uint64_t seed, std::initializer_list<std::size_t> sizes,
-                              std::string const& where)
+void expect_trees_exact(char const* engine, graph_spec const& spec, std::uint64_t seed,
+                        std::initializer_list<std::size_t> sizes, std::string const& where)
 {
   auto const gpu = resources::cuda(0);
   auto const cpu = resources::sequential();
@@ -569,7 +569,7 @@ void expect_fused_trees_exact(graph_spec const& spec, std::uint64_t seed, std::i
   auto h = a.make_graph(cpu, spec);
   auto d = b.make_graph(gpu, spec);
   auto ref = sssp::compute(cpu, h, {});
-  auto r = sssp::compute(gpu, d, {.engine = fused});
+  auto r = sssp::compute(gpu, d, {.engine = engine});
   ASSERT_EQ(r.distance_data(), ref.distance_data()) << where;
   ASSERT_TRUE(std::ranges::equal(r.parents(), ref.parents())) << where;
   for (std::size_t size : sizes) {
@@ -590,17 +590,18 @@ TEST_F(SsspCuda, FusedEngineIsCorrectOnAnyGrid)
   for (int blocks : {1, 3, 0}) {
     knob_scope<int> const scope(sssp::detail::cuda_fused_blocks, blocks);
     ASSERT_NO_FATAL_FAILURE(
-        expect_fused_trees_exact(spec, static_cast<std::uint64_t>(blocks), {5, 60, 1500}, "blocks " + std::to_string(blocks)));
+        expect_trees_exact(fused, spec, static_cast<std::uint64_t>(blocks), {5, 60, 1500}, "blocks " + std::to_string(blocks)));
   }
 }
 
 TEST_F(SsspCuda, LocalHopsKeepTheTreesExact)
 {
-  // The fused kernels' local hops (a block relaxing the heads it improved before the grid
-  // barrier) only move keys sooner: none, one, the default and many give the sequential trees,
-  // undirected (zero weights in both directions) and directed, also on a grid of one block,
-  // whose gathered list overflows into the frontier in the larger rounds (those heads take no
-  // local hop). Sparse graphs: hops are for graphs of at most 4 arcs a vertex (hop_mean_degree).
+  // Local hops (a block relaxing the heads it improved before the round ends) only move keys
+  // sooner: none, one, the default and many give the sequential trees, undirected (zero weights
+  // in both directions) and directed, in both engines' updates and the fused compute, also on a
+  // fused grid of one block, whose gathered list overflows into the frontier in the larger rounds
+  // (those heads take no local hop). Sparse graphs: hops are for graphs of at most 4 arcs a vertex
+  // (hop_mean_degree).
   for (bool directed : {true, false}) {
     graph_spec const spec{.n = 6000, .avg_degree = directed ? 2.5 : 1.5, .directed = directed, .max_weight = 100,
                           .zero_weight_share = 0.1};
@@ -609,8 +610,10 @@ TEST_F(SsspCuda, LocalHopsKeepTheTreesExact)
         knob_scope<int> const hop_scope(sssp::detail::cuda_local_hops, hops);
         knob_scope<int> const grid_scope(sssp::detail::cuda_fused_blocks, blocks);
         auto const seed = static_cast<std::uint64_t>(hops * 10 + blocks + (directed ? 0 : 100));
-        ASSERT_NO_FATAL_FAILURE(expect_fused_trees_exact(
-            spec, seed, {3, 40, 800}, describe(spec, seed) + " hops " + std::to_string(hops) + " blocks " + std::to_string(blocks)));
+        auto const where = describe(spec, seed) + " hops " + std::to_string(hops) + " blocks " + std::to_string(blocks);
+        ASSERT_NO_FATAL_FAILURE(expect_trees_exact(fused, spec, seed, {3, 40, 800}, where));
+        if (blocks == 0)  // the operators engine's grid follows the graph
+          ASSERT_NO_FATAL_FAILURE(expect_trees_exact(operators, spec, seed, {3, 40, 800}, where + " operators"));
       }
     }
   }

@@ -954,13 +954,13 @@ std::atomic<int> near_far_factor{10};
 /// sanitizer runs cap the grid (DYNG_TEST_FUSED_BLOCKS, ci/gpu.sh). Tests set it (cuda_fused_blocks).
 std::atomic<int> fused_blocks{0};
 
-/// Hops a block of the fused kernels takes on its own in a round of at most hop_limit vertices
-/// (relax_round; 0: none). The fused engine's only: the operators engine's rounds were not
-/// measured with them. Chosen from same-run sweeps on the H200 (NE, weights uniform 1..100 seed
-/// 42; docs/adr/0009, local hops): 4 took the CLI's recompute after 50K changes from 1.20-1.22 to
-/// 1.06 ms (149 -> 83 rounds; 2 alike, 8 1.12-1.15), and the benchmark's NE compute from 16.0-16.5
-/// to 14.4-14.6 ms, one change 1.87 -> 1.69 ms, the local 10K batch 2.61 -> 2.47 ms. Tests set it
-/// (cuda_local_hops).
+/// Hops a block takes on its own in a round of at most hop_limit vertices (relax_round; 0: none):
+/// in the fused engine's rounds and the operators engine's update rounds. Chosen from same-run
+/// sweeps on the H200 (NE, weights uniform 1..100 seed 42; docs/adr/0009, local hops): 4 took the
+/// CLI's recompute after 50K changes from 1.20-1.22 to 1.06 ms (149 -> 83 rounds; 2 alike, 8
+/// 1.12-1.15), the benchmark's fused NE compute from 16.0-16.5 to 14.4-14.6 ms, one change 1.87 ->
+/// 1.69 ms, the local 10K batch 2.61 -> 2.47 ms; the operators' one change 3.30 -> 2.70 ms, local
+/// 10K 4.46 -> 3.87 ms. Tests set it (cuda_local_hops).
 std::atomic<int> local_hops{4};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
@@ -1019,7 +1019,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
-  c.local_hops = 0;  // the fused engine's launches set theirs (local_hops)
+  c.local_hops = local_hops.load(std::memory_order_relaxed);
   auto const vertices = std::max<std::int64_t>(g.n, 1), arcs = std::max<std::int64_t>(g.m, 1);
   c.hop_limit = arcs > hop_mean_degree * vertices ? 0 : static_cast<unsigned long long>(hop_arc_budget * vertices / arcs);
   long long const width = jump_width.load(std::memory_order_relaxed);
@@ -1160,10 +1160,13 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
   auto c = make_ctx(res, g, store, *d, false);
   c.source = p.source;
   if (fused) {
-    c.local_hops = local_hops.load(std::memory_order_relaxed);
     launch_cooperative(res, fused_compute_kernel<W>, c);
     finish(res, c, access::stats(r), false, 0, compute_stages);
   } else {
+    // No hops in the operators compute: its rounds have no near-far order (no split), so a hop
+    // relaxes from keys far from final and the waste outweighs the rounds saved (NE 19.7-20.4 ->
+    // 21.3-21.7 ms, and the 50K update's recompute 2.64 -> 3.0 ms, with hops).
+    c.local_hops = 0;
     launch_step(res, g.n, init_kernel<W>, c);
     int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) { launch_step(res, g.n, round_kernel<W>, c, round); });
     launch_step(res, g.n, parents_all_kernel<W>, c);
@@ -1187,7 +1190,6 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
   c.recompute_above = above;
   auto& st = access::stats(r);
   if (fused) {  // an update past `above` recomputes in the kernel (give_up)
-    c.local_hops = local_hops.load(std::memory_order_relaxed);
     launch_cooperative(res, fused_update_kernel<W>, c);
     finish(res, c, st, false, 0, update_stages, recompute_stages);
     return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
