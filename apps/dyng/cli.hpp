@@ -17,9 +17,11 @@ namespace dyng::cli {
 
 /// Option checks with plain messages: CLI11's own words a range with the largest double, and an
 /// unsigned option takes "-1" as 2^64 - 1. at_least(n): a whole number >= n; non_negative_real:
-/// a finite number >= 0.
+/// a finite number >= 0; a_path: a path that is not empty (an empty argument would otherwise
+/// read as "not given", and the graph argument would fall back to the bundled graph).
 CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
+CLI::Validator a_path();
 
 /// A run's output files (--out directory, --output file), removed again if the run fails, so a
 /// failed run leaves no partial results: a path the run created goes entirely; in a directory

@@ -26,9 +26,9 @@ int main(int argc, char** argv)
   sssp.backend.add_to(*s);
   s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
-  auto* upd = s->add_option("--updates", sssp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines");
-  auto* ins = s->add_option("--insert", sssp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete");
-  auto* del = s->add_option("--delete", sssp.remove, "MOSP delete.txt (u v), with --insert");
+  auto* upd = s->add_option("--updates", sssp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")->check(a_path());
+  auto* ins = s->add_option("--insert", sssp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete")->check(a_path());
+  auto* del = s->add_option("--delete", sssp.remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
   s->add_flag("--ignore-missing", sssp.ignore_missing,
               "Skip deletions and weight changes of absent edges in --updates (default: error)");
   auto* rnd = s->add_option("--random", sssp.random, "A random batch of N changes")->check(at_least(0));
@@ -42,7 +42,7 @@ int main(int argc, char** argv)
   s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");
-  s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory");
+  s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory")->check(a_path());
   upd->excludes(ins)->excludes(del)->excludes(rnd);
   rnd->excludes(ins)->excludes(del);
   ins->needs(del);
@@ -59,9 +59,9 @@ int main(int argc, char** argv)
       ->delimiter(',');
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
       ->delimiter(',');
-  auto* mupd = mp->add_option("--updates", mosp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines");
-  auto* mins = mp->add_option("--insert", mosp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete");
-  auto* mdel = mp->add_option("--delete", mosp.remove, "MOSP delete.txt (u v), with --insert");
+  auto* mupd = mp->add_option("--updates", mosp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")->check(a_path());
+  auto* mins = mp->add_option("--insert", mosp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete")->check(a_path());
+  auto* mdel = mp->add_option("--delete", mosp.remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
   mp->add_flag("--ignore-missing", mosp.ignore_missing,
                "Skip deletions and weight changes of absent edges in --updates (default: error)");
   auto* mrnd = mp->add_option("--random", mosp.random, "A random batch of N changes")->check(at_least(0));
@@ -72,7 +72,7 @@ int main(int argc, char** argv)
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
-  mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory");
+  mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory")->check(a_path());
   mupd->excludes(mins)->excludes(mdel)->excludes(mrnd);
   mrnd->excludes(mins)->excludes(mdel);
   mins->needs(mdel);
@@ -80,7 +80,8 @@ int main(int argc, char** argv)
 
   cycles_options cycles;
   auto* cy = app.add_subcommand("cycles", "Directed cycle histogram of lengths 2..k (TruCy): compute, apply a batch, update");
-  cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)");
+  cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)")
+      ->check(a_path());
   cycles.backend.add_to(*cy);
   cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required()->default_str("");
   auto* cdel = cy->add_option("--deletes", cycles.deletes, "Generated batch: deletions (the original's generator)")
@@ -90,11 +91,11 @@ int main(int argc, char** argv)
                     ->check(at_least(0));
   auto* cloc = cy->add_option("--batch-locality", cycles.locality, "Generated batch within a window of W consecutive ids")
                    ->check(at_least(1));
-  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)");
+  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(a_path());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
   cy->add_flag("--compare-recompute", cycles.compare_recompute, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
-  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout");
+  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
                  "by length, then ids) on stdout or in the JSON")
       ->check(at_least(1));

@@ -108,9 +108,17 @@ CLI::Validator non_negative_real()
       "FLOAT", "non_negative_real");
 }
 
+CLI::Validator a_path()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string { return s.empty() ? "expected a path, got an empty argument" : ""; }, "PATH",
+      "a_path");
+}
+
 void graph_options::add_to(CLI::App& app)
 {
-  app.add_option("file", file, "Graph file or MOSP CSR directory (default: the bundled rome99 road network)");
+  app.add_option("file", file, "Graph file or MOSP CSR directory (default: the bundled rome99 road network)")
+      ->check(a_path());
   app.add_option("--format", format, "Input format")
       ->check(CLI::IsMember({"auto", "gr", "edges", "snap", "mtx", "csv", "tntp", "csr"}));
   app.add_option("--weights-seed", weight_seed,

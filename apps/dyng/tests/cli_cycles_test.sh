@@ -75,6 +75,7 @@ expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list 0
 printf 'p sp 3 3\na 1 2 5\na 2 3 4\na 3 1 2\n' > "$tmp/ok.gr"
 printf -- '- 9 1\n' > "$tmp/del9.txt"
 expect_exit 1 "vertex id 9 is not in the graph \\(file ids 1..3" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt"
+expect_exit 2 "file: expected a path" cycles "" -k 3
 expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
 [[ ! -e $tmp/h.txt ]] || { echo "FAIL: a failed cycles run left $tmp/h.txt"; failures=$((failures + 1)); }
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4

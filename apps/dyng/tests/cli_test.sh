@@ -73,6 +73,10 @@ expect_exit 2 "" sssp --random 5 --updates "$tmp/batch.txt"
 expect_exit 2 "unknown subcommand 'frobnicate'" frobnicate
 # Numbers: unsigned options refuse negative values, ranges are worded plainly, --objective whole.
 expect_exit 2 "--random: expected a whole number of at least 0, got '-1'" sssp --random -1
+# An empty path is refused, not read as "not given" (which falls back to the bundled graph).
+expect_exit 2 "file: expected a path, got an empty argument" info ""
+expect_exit 2 "--updates: expected a path" sssp --updates ""
+expect_exit 2 "--out: expected a path" mosp --out ""
 expect_exit 2 "--repeat: expected a whole number of at least 1, got '0'" sssp --repeat 0
 expect_exit 2 "--source: expected a whole number of at least 0" sssp --source -7
 expect_exit 2 "--weight-scale: expected a finite number of at least 0, got 'nan'" sssp --weight-scale nan
