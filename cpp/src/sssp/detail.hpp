@@ -205,7 +205,8 @@ int cuda_near_far_factor(int factor) noexcept;
 /// Caps the fused CUDA kernels' grid at `blocks` blocks (0: no cap; sanitizer runs use a small
 /// one); returns the previous value. Same rules as cuda_walk_levels.
 int cuda_fused_blocks(int blocks) noexcept;
-/// Sets the hops a block of the fused CUDA kernels takes on its own in a small round (0: none);
+/// Sets the hops a block of the CUDA engines takes on its own in a small round (0: none; the
+/// fused engine's rounds and the operators engine's update rounds);
 /// returns the previous value. Same rules as cuda_walk_levels.
 int cuda_local_hops(int hops) noexcept;
 
