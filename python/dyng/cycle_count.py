@@ -306,7 +306,8 @@ def generate_batch(graph: Graph, deletions: int = 0, insertions: int = 0, *, see
                    window: int | None = None) -> Batch:
     """The original DynTruCy batch generator, bit for bit: ``deletions`` distinct existing arcs,
     then ``insertions`` new arcs (no self-loops, distinct, absent before), drawn from
-    mt19937_64(``seed``); with ``window``, insertions stay local. Raises InvalidArgumentError if
+    mt19937_64(``seed``); with ``window``, deletions and insertions stay inside a window of
+    that many consecutive ids. Raises InvalidArgumentError if
     more are asked than the graph allows."""
     graph = _check_graph(graph)
     deletions, insertions = as_count(deletions, "generate_batch: deletions"), as_count(insertions, "generate_batch: insertions")

@@ -173,8 +173,8 @@ def engines(resources: Resources | None = None) -> list[str]:
 
 def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, objective: int = 0,
                 canonicalize: bool = True, resources: Resources | None = None) -> Result:
-    """Adopts distances and parents computed elsewhere (checked against ``graph`` in O(m));
-    with ``canonicalize`` the parents are replaced by the canonical ones."""
+    """Adopts distances and parents computed elsewhere, checked against ``graph`` by one
+    sequential recompute; with ``canonicalize`` the parents are replaced by the canonical ones."""
     import numpy as np
 
     expect_instance(graph, Graph, "sssp.from_arrays: graph")

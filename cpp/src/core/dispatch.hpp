@@ -35,6 +35,29 @@ std::vector<Engine const*> accepted_engines(std::span<Engine const> table, resou
   return accepted;
 }
 
+/// The ids of `table`'s engines on `res`'s backend, in table order, which is each family's
+/// ranking (its rank() keeps table order): the order the families' `engines()` promise.
+template <class Engine>
+std::vector<std::string> engine_ids(std::span<Engine const> table, resources const& res)
+{
+  std::vector<std::string> ids;
+  for (auto const& e : table)
+    if (e.backend == res.backend()) ids.emplace_back(e.id);
+  return ids;
+}
+
+/// The graph and the resources must agree on where the arrays live: a graph built with CUDA
+/// resources lives in device memory. `what` names the call, `verb` ends the remedy ("build the
+/// graph with the resources you <verb> with").
+inline void check_placement(resources const& res, graph_impl const& g, std::string_view what, std::string_view verb)
+{
+  bool const device_graph = g.device != nullptr;
+  DYNG_EXPECTS(device_graph == (res.backend() == backend::cuda),
+               std::string(what) + ": the graph lives in " + (device_graph ? "device" : "host") +
+                   " memory and the resources are " + std::string(to_string(res.backend())) +
+                   "; build the graph with the resources you " + std::string(verb) + " with");
+}
+
 /// The pinned engine (binding: it raises if it cannot run), else the first of `ranked`.
 /// @throws invalid_argument for an unknown id; not_supported when nothing can run.
 template <class Engine, class Params, class Rank>

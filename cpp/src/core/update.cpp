@@ -1,6 +1,5 @@
 #include "dyng/update.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "dyng/core/error.hpp"

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/dispatch.hpp"
 #include "cycle_count/detail.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
@@ -29,14 +30,9 @@ void check_params(params const& p, char const* what)
                    " is invalid; cycles have length >= 2: pass k >= 2, or cycle_count::unbounded (-1) for no bound");
 }
 
-/// The graph, the result's engine and the resources must agree on where the arrays live.
 void check_placement(resources const& res, graph const& g, char const* what)
 {
-  bool const device_graph = g.impl().device != nullptr;
-  DYNG_EXPECTS(device_graph == (res.backend() == backend::cuda),
-               std::string(what) + ": the graph lives in " + (device_graph ? "device" : "host") +
-                   " memory and the resources are " + std::string(to_string(res.backend())) +
-                   "; build the graph with the resources you count with");
+  dyng::detail::check_placement(res, g.impl(), what, "count");
 }
 
 }  // namespace
@@ -50,9 +46,7 @@ std::uint64_t result::total() const
 
 void result::check_update(resources const& res, graph const& g, batch const&) const
 {
-  if (g.duplicates() == duplicate_edges::keep)
-    throw not_supported("cycle_count: the graph keeps parallel arcs (duplicate_edges::keep); cycles are counted "
-                        "on simple graphs");
+  detail::simple_graphs_only(g.impl(), params_);
   check_placement(res, g, "cycle_count::update");
   (void)detail::choose(res, g.impl(), params_);  // an engine for these resources, or not_supported
 }
@@ -117,13 +111,7 @@ stats update(resources const& res, graph& g, batch const& b, result& r)
   return r.last_stats();
 }
 
-std::vector<std::string> engines(resources const& res)
-{
-  std::vector<std::string> ids;
-  for (auto const& e : detail::manifest())
-    if (e.backend == res.backend()) ids.emplace_back(e.id);
-  return ids;
-}
+std::vector<std::string> engines(resources const& res) { return dyng::detail::engine_ids(detail::manifest(), res); }
 
 namespace {
 

@@ -8,7 +8,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "dyng/core/error.hpp"
@@ -157,6 +156,10 @@ struct scratch {
 /// Scratch for `threads` threads on an n-vertex graph and histograms of k + 1 entries (zeroed).
 std::vector<scratch> make_scratch(workspace& ws, std::size_t threads, vertex_t n, int k);
 
+/// The backward search's depth from a changed arc in an update (search.hpp: a ball of k - 1
+/// around a hub is most of a skewed graph; the forward search covers the rest). Every engine's.
+constexpr int update_search_depth(int k) noexcept { return std::max(1, (k - 1) / 2); }
+
 /// a + b, or not_supported naming `what` when the sum exceeds 2^64-1.
 std::uint64_t checked_add(std::uint64_t a, std::uint64_t b, std::string_view what);
 
@@ -211,6 +214,10 @@ struct engine {
 };
 
 std::span<engine const> manifest();
+/// Cycles are vertex sequences: with parallel arcs kept, a cycle would count once per choice of
+/// arcs, so multigraphs are declined (not_supported; build the graph with
+/// duplicate_edges::min_weight or error). Every engine's check_support starts with it.
+void simple_graphs_only(graph_impl const& g, params const& p);
 /// The engines that accept (g, p) on `res`'s backend, best first. The only place order is decided.
 std::vector<engine const*> rank(resources const& res, graph_impl const& g, params const& p, std::string* declined);
 engine const& choose(resources const& res, graph_impl const& g, params const& p);

@@ -6,16 +6,15 @@
 #include "cycle_count/detail.hpp"
 
 namespace dyng::cycle_count::detail {
-namespace {
 
-/// Cycles are vertex sequences: with parallel arcs kept, a cycle would count once per choice
-/// of arcs, so multigraphs are declined (build the graph with duplicate_edges::min_weight).
 void simple_graphs_only(graph_impl const& g, params const&)
 {
   if (g.duplicates == duplicate_edges::keep)
     throw not_supported("cycle_count: the graph keeps parallel arcs (duplicate_edges::keep); cycles are counted "
                         "on simple graphs: build it with duplicate_edges::min_weight or error");
 }
+
+namespace {
 
 engine const table[] = {
     {"cycle_count.seq.dfs", backend::sequential,

@@ -84,7 +84,7 @@ void openmp_update(resources const& res, graph_impl const& g, change_lists const
         for (std::int64_t i = 0; i < count; ++i) {
           auto const& a = list[static_cast<std::size_t>(i)];
           o.from = a.rank;
-          search.distances_to(a.u, no_vertex, std::max(1, (k - 1) / 2));
+          search.distances_to(a.u, no_vertex, update_search_depth(k));
           paths += search.cycles_from(a.v);
         }
       }

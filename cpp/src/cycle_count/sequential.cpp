@@ -47,7 +47,7 @@ void sequential_update(resources const& res, graph_impl const& g, change_lists c
       std::fill(scr[0].hist.begin(), scr[0].hist.end(), 0u);
       for (auto const& a : list) {
         o.from = a.rank;  // arcs ranked below a are hidden: they own their cycles
-        search.distances_to(a.u, no_vertex, std::max(1, (k - 1) / 2));
+        search.distances_to(a.u, no_vertex, update_search_depth(k));
         st.paths += search.cycles_from(a.v);
       }
       auto out = phase == 0 ? minus : plus;

@@ -13,7 +13,6 @@
 #include <numeric>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <type_traits>
 
 #include "dyng/core/error.hpp"

@@ -119,7 +119,7 @@ compact<W> transpose(compact<W> const& c, std::size_t n, std::size_t k)
 }
 
 /// Applies the duplicate policy to each row of `c` (parallel arcs are adjacent or not; a
-/// per-target mark finds them in O(n + m)). `row_of_arc(e)` names input rows for messages.
+/// per-target mark finds them in O(n + m)). `input_row(e)` names input rows for messages.
 template <class W>
 void apply_duplicate_policy(char const* fn, compact<W>& c, std::size_t n, std::size_t k, duplicate_edges policy,
                             auto input_row)
@@ -294,7 +294,7 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
   return make_impl(std::move(c), n, opts);
 }
 
-/// A graph built with CUDA resources moves to the device (docs/adr: CUDA device graph).
+/// A graph built with CUDA resources moves to the device (docs/adr/0009).
 std::unique_ptr<detail::graph_impl> place(resources const& res, std::unique_ptr<detail::graph_impl> impl)
 {
 #if defined(DYNG_HAVE_CUDA)

@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <span>
 #include <string>
-#include <utility>
 #include <variant>
 
 #include "dyng/core/error.hpp"

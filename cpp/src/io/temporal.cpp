@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
-#include <numeric>
 #include <string>
 
 #include "dyng/io/io.hpp"
@@ -30,8 +29,8 @@ namespace {
 
 bool is_separator(char c) noexcept { return is_space(c) || c == ','; }
 
-/// Splits a line into fields separated by runs of blanks and commas; returns the count, up to
-/// `max` + 1 (so the caller sees "too many").
+/// Splits a line into fields separated by runs of blanks and commas; returns the count, at most
+/// 4 (a line of more fields reads as 4, which the callers refuse as too many).
 std::size_t split(std::string_view line, std::string_view (&out)[4]) noexcept
 {
   std::size_t count = 0;

@@ -11,9 +11,9 @@
 #include <string>
 #include <system_error>
 
+#include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 #include "io/parse.hpp"
-#include "io/text.hpp"
 
 namespace dyng::io {
 namespace {

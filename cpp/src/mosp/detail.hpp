@@ -1,9 +1,8 @@
 #pragma once
-// The mosp family's internals: access to the result's members, the combined-graph arc weights
-// and the path-cost walk, shared by mosp.cpp (compute/update) and verify.cpp.
+// The mosp family's internals: access to the result's members, the combined graph's arc
+// weights and parent tuples, and the CUDA entry points, shared by mosp.cpp and cuda/mosp.cu.
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "dyng/mosp/mosp.hpp"
 #include "graph/graph_impl.hpp"

@@ -2,7 +2,6 @@
 #include <string>
 
 #include "core/dispatch.hpp"
-#include "dyng/core/error.hpp"
 #include "sssp/detail.hpp"
 
 namespace dyng::sssp::detail {
@@ -19,8 +18,8 @@ engine const table[] = {
      "with level-synchronous invalidation",
      accepts_any, openmp_compute, openmp_update},
 #if defined(DYNG_HAVE_CUDA)
-    // Cooperative first: one launch per call; the step engine serves where cooperative launch is
-    // refused (documented default until benchmarks rank them, docs/adr/0006).
+    // Cooperative first: one launch per call, faster on every graph benchmarked; the step engine
+    // serves where cooperative launch is refused (docs/adr/0009 §4).
     {"sssp.cuda.fused", backend::cuda,
      "one cooperative kernel per compute or update: phases and rounds behind grid-wide barriers",
      [](graph_impl const& g, params const& p) { cuda_check_support(g, p, true); }, cuda_fused_compute,

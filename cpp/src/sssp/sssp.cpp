@@ -7,6 +7,7 @@
 
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
+#include "core/dispatch.hpp"
 #include "sssp/detail.hpp"
 
 namespace dyng::sssp {
@@ -23,14 +24,9 @@ void check_params(graph const& g, params const& p, char const* what)
   DYNG_EXPECTS(p.recompute_fraction >= 0, std::string(what) + ": recompute_fraction must be >= 0");
 }
 
-/// The graph, the result and the resources must agree on where the arrays live.
 void check_placement(resources const& res, graph const& g, char const* what)
 {
-  bool const device_graph = g.impl().device != nullptr;
-  DYNG_EXPECTS(device_graph == (res.backend() == backend::cuda),
-               std::string(what) + ": the graph lives in " + (device_graph ? "device" : "host") +
-                   " memory and the resources are " + std::string(to_string(res.backend())) +
-                   "; build the graph with the resources you compute with");
+  dyng::detail::check_placement(res, g.impl(), what, "compute");
 }
 
 /// Sizes the arrays for `g` (distance type from the weight type) and runs the engine's compute.
@@ -253,16 +249,9 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
                        "; pass canonicalize=true to adopt the canonical tree");
   }
   access::start(ref, p);
-  (void)res;
   return ref;
 }
 
-std::vector<std::string> engines(resources const& res)
-{
-  std::vector<std::string> ids;
-  for (auto const& e : detail::manifest())
-    if (e.backend == res.backend()) ids.emplace_back(e.id);
-  return ids;
-}
+std::vector<std::string> engines(resources const& res) { return dyng::detail::engine_ids(detail::manifest(), res); }
 
 }  // namespace dyng::sssp

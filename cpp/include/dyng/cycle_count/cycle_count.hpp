@@ -154,8 +154,8 @@ inline constexpr std::int64_t max_listed_cycles = (std::int64_t{1} << 31) - 1;
 /// The batch generator of the original DynTruCy code (`generate_batch`), reproduced so that its
 /// batches can be regenerated bit for bit: `deletions` distinct existing arcs and `insertions`
 /// new arcs (no self-loops, none present before the batch, distinct), drawn with mt19937_64
-/// seeded with `seed`. With `window`, insertions stay local (see docs/adr/0007 for the exact
-/// draws). Deletions come out before insertions, in draw order.
+/// seeded with `seed`. With `window`, deletions and insertions stay inside a window of that many
+/// consecutive ids (see docs/adr/0007 for the exact draws). Deletions come out before insertions, in draw order.
 struct generator_options {
   std::size_t deletions = 0;
   std::size_t insertions = 0;

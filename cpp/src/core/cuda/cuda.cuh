@@ -29,9 +29,6 @@ namespace dyng::detail {
     if (dyng_err_ != cudaSuccess) ::dyng::detail::throw_cuda_error(dyng_err_, #call, __FILE__, __LINE__); \
   } while (0)
 
-/// After a kernel launch: a bad configuration or a missing kernel image surfaces here.
-#define DYNG_CUDA_CHECK_LAUNCH(what) DYNG_CUDA_TRY((static_cast<void>(what), cudaGetLastError()))
-
 namespace dyng::detail {
 
 /// The resources' stream as a cudaStream_t (the per-thread default stream is cudaStreamPerThread).

@@ -709,7 +709,7 @@ void check_device(resources const& res, graph_impl const& g)
 }
 
 /// Compute's work items for cycles of length <= k: the pre-pass and the scan of parts (the chunk
-/// widened until the items fit a launch); the result words zeroed. `parts` (if given) gets each
+/// widened until the items fit a launch); the result words zeroed. `parts_out` (if given) gets each
 /// root's item count (device).
 template <class W>
 kernel_args root_items(resources const& res, graph_impl const& g, int k, long long** parts_out = nullptr)
@@ -960,7 +960,7 @@ void update_typed(resources const& res, graph_impl const& g, std::span<std::uint
   base.in = rows_of(store.in_adj(g.directed));
   base.n = g.n;
   base.k = k;
-  base.depth = std::max(1, (k - 1) / 2);  // as the CPU engines (search.hpp)
+  base.depth = update_search_depth(k);
   base.chunk = default_chunk;
   kernel_args ph[2] = {base, base};
   auto* out = scratch<out_words>(res, "cycle_count.cuda.out", 2);
@@ -1020,9 +1020,7 @@ void cuda_check_support(graph_impl const& g, params const& p)
 {
   if (!g.device)
     throw not_supported("cycle_count.cuda.queue: the graph lives in host memory; build it with CUDA resources");
-  if (g.duplicates == duplicate_edges::keep)
-    throw not_supported("cycle_count: the graph keeps parallel arcs (duplicate_edges::keep); cycles are counted "
-                        "on simple graphs: build it with duplicate_edges::min_weight or error");
+  simple_graphs_only(g, p);
   long long const longest = p.k == unbounded ? std::max<long long>(2, g.n) : p.k;
   if (longest > max_k)
     throw not_supported("cycle_count.cuda.queue: k = " + std::to_string(longest) +

@@ -102,23 +102,23 @@ namespace {
 
 constexpr std::uint64_t unreachable_key = std::numeric_limits<std::uint64_t>::max();
 
+/// Phase boundaries of the fused kernels, stamped when a profiler is attached; the profiler gets
+/// each stage whose two boundaries were stamped (an update that gives up stops after invalidate,
+/// or jump).
+enum phase : int { p_start, p_identified, p_walked, p_jumped, p_seeded, p_propagated, p_collected, p_done, p_count };
+
 enum counter : int {
   c_front = 0,  // 3: ring of frontier sizes (round r reads r % 3, appends (r + 1) % 3)
   c_bfs = 3,    // 3: ring of the invalidation walk's level sizes
-  c_inval = 6, c_seeds, c_touched, c_relax, c_rounds, c_levels, c_abort,
+  c_inval = 6, c_seeds, c_touched, c_relax, c_rounds, c_abort,
   c_jump,                 // 3: ring of the vertices still jumping after each jump round
   c_jumped = c_jump + 3,  // 1: a jump round found the previous one left none (operators)
   c_flagged,              // vertices the jump rounds found invalid so far (fused: gives up early)
   c_far,                  // 2: far-list sizes of the fused compute's phases (phase p appends p % 2)
   c_far_least = c_far + 2,  // 2: the least key sent to each phase's far list (near_far)
-  c_clock = c_far_least + 2,  // phase_count: the device clock at the phase boundaries (mark_phase)
-  n_counters = c_clock + 8
+  c_clock = c_far_least + 2,  // p_count: the device clock at the phase boundaries (mark_phase)
+  n_counters = c_clock + p_count
 };
-
-/// Phase boundaries of the fused kernels, stamped when a profiler is attached; the profiler gets
-/// each stage whose two boundaries were stamped (an update that gives up stops after invalidate,
-/// or jump).
-enum phase : int { p_start, p_identified, p_walked, p_jumped, p_seeded, p_propagated, p_collected, p_done };
 
 struct phase_stage {
   char const* name;
@@ -161,7 +161,7 @@ struct ctx {
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
   int walk_levels;            // invalidation levels walked before pointer jumping decides the rest
   int local_hops;             // hops a block takes on its own in a small round (relax_round)
-  unsigned long long hop_limit;  // in rounds of at most this many vertices (hop_arc_budget)
+  unsigned long long hop_round_vertices;  // hops only in rounds of at most this many vertices (hop_arc_budget)
   long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
   bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
@@ -421,7 +421,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   // keys then, so this only moves keys towards their final values sooner: a round covers up to
   // local_hops + 1 arcs of a path rather than one. Uniform: count and hop_end are the same in
   // every thread of the block.
-  if (count <= c.hop_limit) {
+  if (count <= c.hop_round_vertices) {
     __shared__ unsigned hop_end;
     unsigned from = 0;
     for (int h = 0; h < c.local_hops; ++h) {
@@ -865,7 +865,6 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
     mark_phase(c, p_walked);
     mark_phase(c, p_jumped);
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_levels] = static_cast<unsigned long long>(l);
   reset_invalid(c);
   grid.sync();
   pull_seeds(c);
@@ -956,13 +955,13 @@ std::atomic<int> near_far_factor{10};
 /// sanitizer runs cap the grid (DYNG_TEST_FUSED_BLOCKS, ci/gpu.sh). Tests set it (cuda_fused_blocks).
 std::atomic<int> fused_blocks{0};
 
-/// Hops a block takes on its own in a round of at most hop_limit vertices (relax_round; 0: none):
-/// in the fused engine's rounds and the operators engine's update rounds. Chosen from same-run
-/// sweeps on the H200 (NE, weights uniform 1..100 seed 42; docs/adr/0009, local hops): 4 took the
-/// CLI's recompute after 50K changes from 1.20-1.22 to 1.06 ms (149 -> 83 rounds; 2 alike, 8
-/// 1.12-1.15), the benchmark's fused NE compute from 16.0-16.5 to 14.4-14.6 ms, one change 1.87 ->
-/// 1.69 ms, the local 10K batch 2.61 -> 2.47 ms; the operators' one change 3.30 -> 2.70 ms, local
-/// 10K 4.46 -> 3.87 ms. Tests set it (cuda_local_hops).
+/// Hops a block takes on its own in a round of at most hop_round_vertices vertices (relax_round; 0:
+/// none): in the fused engine's rounds and the operators engine's update rounds. Chosen from
+/// same-run sweeps on the H200 (NE, weights uniform 1..100 seed 42; docs/adr/0009, local hops): 4
+/// took the CLI's recompute after 50K changes from 1.20-1.22 to 1.06 ms (149 -> 83 rounds; 2 alike,
+/// 8 1.12-1.15), the benchmark's fused NE compute from 16.0-16.5 to 14.4-14.6 ms, one change 1.87
+/// -> 1.69 ms, the local 10K batch 2.61 -> 2.47 ms; the operators' one change 3.30 -> 2.70 ms,
+/// local 10K 4.46 -> 3.87 ms. Tests set it (cuda_local_hops).
 std::atomic<int> local_hops{4};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
@@ -1023,7 +1022,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.walk_levels = walk_levels.load(std::memory_order_relaxed);
   c.local_hops = local_hops.load(std::memory_order_relaxed);
   auto const vertices = std::max<std::int64_t>(g.n, 1), arcs = std::max<std::int64_t>(g.m, 1);
-  c.hop_limit = arcs > hop_mean_degree * vertices ? 0 : static_cast<unsigned long long>(hop_arc_budget * vertices / arcs);
+  c.hop_round_vertices = arcs > hop_mean_degree * vertices ? 0 : static_cast<unsigned long long>(hop_arc_budget * vertices / arcs);
   long long const width = jump_width.load(std::memory_order_relaxed);
   c.jump_width = width > 0 ? width : std::max<long long>(1024, g.n / 1024);
   c.timed = res.profiler() != nullptr;
@@ -1297,9 +1296,8 @@ int cuda_local_hops(int hops) noexcept { return local_hops.exchange(hops); }
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
 {
-  for (auto v = static_cast<vertex_t>(blockIdx.x * blockDim.x + threadIdx.x); v < n;
-       v += static_cast<vertex_t>(gridDim.x * blockDim.x))
-    dist[v] = key[v] == unreachable_key ? infinity<std::int64_t>() : static_cast<std::int64_t>(key[v] >> zbits);
+  DYNG_GRID_STRIDE(v, n)
+  dist[v] = key[v] == unreachable_key ? infinity<std::int64_t>() : static_cast<std::int64_t>(key[v] >> zbits);
 }
 }  // namespace
 
@@ -1310,11 +1308,7 @@ device_array device_distances(device_result& d)
     // stream before it returns), and so is this array when it is handed out.
     dyng::detail::device_guard guard(d.res);
     if (d.dist.size() != static_cast<std::size_t>(d.n)) d.dist = device_buffer<std::int64_t>(d.res, static_cast<std::size_t>(d.n));
-    if (d.n > 0) {
-      auto const blocks = static_cast<unsigned>(std::min<std::int64_t>((d.n + 255) / 256, 4096));
-      distances_kernel<<<blocks, 256, 0, stream_of(d.res)>>>(d.key.data(), d.zbits, d.n, d.dist.data());
-      DYNG_CUDA_CHECK_LAUNCH("distances_kernel");
-    }
+    dyng::detail::launch_strided(d.res, d.n, distances_kernel, d.key.data(), d.zbits, d.n, d.dist.data());
     dyng::detail::synchronize(d.res);
     d.dist_stale = false;
   }
