@@ -23,7 +23,7 @@ function(run what)
 endfunction()
 
 run("install into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(file include/dyng/sssp/sssp.hpp include/dyng/update.hpp)
+foreach(file include/dyng/sssp/sssp.hpp include/dyng/update.hpp share/doc/dyng/LICENSE)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "install_test.cmake: ${prefix}/${file} was not installed")
   endif()
@@ -49,6 +49,18 @@ string(FIND "${dyng_dir}" "${real_prefix}/" at)
 if(NOT at EQUAL 0)
   message(FATAL_ERROR "install_test.cmake: found dyng in ${dyng_dir}, not under ${real_prefix}")
 endif()
+
+# A component the package does not have fails find_package, saying which.
+set(probe ${WORK_DIR}/probe)
+file(WRITE ${probe}/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)\nproject(probe LANGUAGES CXX)\n"
+     "find_package(dyng REQUIRED COMPONENTS nosuch)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${probe} -B ${probe}/build -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX}
+                        -DCMAKE_PREFIX_PATH=${prefix}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc EQUAL 0 OR NOT out MATCHES "dyng has no component 'nosuch'")
+  message(FATAL_ERROR "install_test.cmake: COMPONENTS nosuch was not refused by name (${rc}):\n${out}")
+endif()
+message(STATUS "an unknown component is refused: ok")
 
 run("build the consumer" ${CMAKE_COMMAND} --build ${consumer_build})
 run("run the consumer" ${consumer_build}/consumer)

@@ -104,12 +104,13 @@ std::string cycles_text(cycle_count::cycle_list const& c, loaded const& l, std::
                     (c.truncated ? " (the first " + std::to_string(cap) + ")" : "") +
                     ", each from its smallest vertex, by length then ids\n";
   for (std::size_t i = 0; i < c.size(); ++i) {
-    bool first = true;
+    char const* separator = "";
     for (auto const v : c.cycle(i)) {
-      out += (first ? "" : " ") + std::to_string(file_id(l, v));
-      first = false;
+      out += separator;
+      out += std::to_string(file_id(l, v));
+      separator = " ";
     }
-    out += "\n";
+    out += '\n';
   }
   return out;
 }
@@ -119,12 +120,13 @@ std::string json_cycles(cycle_count::cycle_list const& c, loaded const& l)
   std::string out = "[";
   for (std::size_t i = 0; i < c.size(); ++i) {
     out += i ? ", [" : "[";
-    bool first = true;
+    char const* separator = "";
     for (auto const v : c.cycle(i)) {
-      out += (first ? "" : ", ") + std::to_string(file_id(l, v));
-      first = false;
+      out += separator;
+      out += std::to_string(file_id(l, v));
+      separator = ", ";
     }
-    out += "]";
+    out += ']';
   }
   return out + "]";
 }

@@ -25,19 +25,22 @@ std::filesystem::path beside_executable()
   return exe.parent_path().parent_path() / "share" / "dyng" / "data";
 }
 
+/// The bundled rome99: an installed CLI's own copy (<prefix>/share/dyng/data) first, so that a
+/// data/ folder in the working directory does not stand in for it; then ./data, the source tree
+/// (a CLI run from its build tree) and the configured install folder.
 std::filesystem::path bundled_graph()
 {
   auto const exe_dir = beside_executable();
-  for (std::filesystem::path dir : {std::filesystem::path("data"), exe_dir, std::filesystem::path(DYNG_SOURCE_DATA_DIR),
+  for (std::filesystem::path dir : {exe_dir, std::filesystem::path("data"), std::filesystem::path(DYNG_SOURCE_DATA_DIR),
                                     std::filesystem::path(DYNG_INSTALL_DATA_DIR)}) {
     if (dir.empty()) continue;
     auto const p = dir / "rome99.gr.gz";
     std::error_code ec;
     if (std::filesystem::exists(p, ec)) return p;
   }
-  throw io_error("the bundled road network data/rome99.gr.gz was not found (looked in ./data, " +
-                 (exe_dir.empty() ? std::string() : exe_dir.string() + ", ") + DYNG_SOURCE_DATA_DIR + ", " +
-                 DYNG_INSTALL_DATA_DIR + "); pass a graph file");
+  throw io_error("the bundled road network rome99.gr.gz was not found (looked in " +
+                 (exe_dir.empty() ? std::string() : exe_dir.string() + ", ") + "./data, " + DYNG_SOURCE_DATA_DIR +
+                 ", " + DYNG_INSTALL_DATA_DIR + "); pass a graph file");
 }
 
 std::string json_string(std::string const& s)

@@ -278,3 +278,13 @@ def test_stream_arguments_read_as_cpp_reads_them() -> None:
     for bad in (True, -1, "fast", 1.5, Protocol(1)):
         with pytest.raises(dyng.InvalidArgumentError):
             stream_handle(bad)
+
+
+def test_the_user_guides_worked_example_runs() -> None:
+    # docs/python.md's worked example, as its script: the stream of batches, verified at the end
+    # (without --out it draws no figure, so matplotlib is not needed).
+    script = Path(__file__).resolve().parents[1] / "examples" / "road_network.py"
+    run = subprocess.run([sys.executable, str(script), "--rounds", "1"], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "batch  1000: update" in run.stdout

@@ -96,7 +96,7 @@ resources resources::cuda([[maybe_unused]] int device, [[maybe_unused]] cuda_str
   return r;
 #else
   throw not_supported("resources::cuda: this build of dyng has no CUDA backend; rebuild with "
-                      "-DDYNG_ENABLE_CUDA=ON, or install a CUDA plugin package (dyng-cu12 / dyng-cu13)");
+                      "-DDYNG_ENABLE_CUDA=ON (from Python: install a CUDA plugin package, dyng-cu12 / dyng-cu13)");
 #endif
 }
 
