@@ -15,8 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Array"]
 
-_DL_CPU = 1
-_DL_CUDA = 2
+_DL_CPU, _DL_CUDA, _DL_CUDA_MANAGED = 1, 2, 13  # DLPack's device types
 
 # DLPack's stream values (the Python array API's __dlpack__): None and 1 are the legacy default
 # stream, 2 the per-thread default stream, -1 asks for no ordering, 0 is refused as ambiguous.

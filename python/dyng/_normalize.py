@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from . import _backend
+from ._array import _DL_CPU, _DL_CUDA, _DL_CUDA_MANAGED
 from ._errors import InvalidArgumentError, NotSupportedError
 
 if TYPE_CHECKING:
@@ -130,8 +131,6 @@ def _refuse(name: str, why: str) -> InvalidArgumentError:
         "copy, or give a C-contiguous int32 (ids) / int32 or float64 (weights) NumPy array"
     )
 
-
-_DL_CPU, _DL_CUDA, _DL_CUDA_MANAGED = 1, 2, 13
 
 
 def _device_to_host(x: Any, dev: tuple[int, ...], name: str, copy: bool | None) -> npt.NDArray[Any]:

@@ -111,6 +111,11 @@ class Result(ResultBase):
                                   self.parents.to_numpy(copy=True)))
 
 
+# sssp::params{}.recompute_fraction, written out so that the signature shows it without loading
+# the native module (tests check they agree).
+_DEFAULT_RECOMPUTE_FRACTION = 0.25
+
+
 def _params(core: Any, source: int, objective: int, engine: str | None, strategy: str,
             recompute_fraction: float) -> Any:
     p = core.SsspParams()
@@ -131,7 +136,7 @@ def compute(
     objective: int = 0,
     engine: str | None = None,
     strategy: Strategy = "automatic",
-    recompute_fraction: float = 0.25,
+    recompute_fraction: float = _DEFAULT_RECOMPUTE_FRACTION,
     resources: Resources | None = None,
 ) -> Result:
     """Shortest paths from ``source`` over weight column ``objective``.
@@ -186,7 +191,7 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
     if d.dtype not in (np.int64, np.float64):
         raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
     par = as_ids(parents, "parents", None)
-    p = _params(core, source, objective, None, "automatic", 0.25)
+    p = _params(core, source, objective, None, "automatic", _DEFAULT_RECOMPUTE_FRACTION)
     with using(graph, res):
         r = core.sssp_from_arrays(res._native, graph._g, p, d, par, canonicalize)
     return Result(r, graph)

@@ -30,6 +30,14 @@ def test_quick_start() -> None:
     assert dyng.sssp.verify(r) == ""
 
 
+def test_python_defaults_are_the_native_ones() -> None:
+    # The signature spells the default out (the native module loads at first use, not at import).
+    from dyng import _backend
+    from dyng.sssp import _DEFAULT_RECOMPUTE_FRACTION
+
+    assert _DEFAULT_RECOMPUTE_FRACTION == _backend.native().SsspParams().recompute_fraction
+
+
 def test_sssp_update_returns_stats() -> None:
     g, r = quick()
     s = dyng.sssp.update(r, dyng.Batch().insert(0, 3, 2))
