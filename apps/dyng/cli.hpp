@@ -65,13 +65,22 @@ struct backend_options {
 /// Reads the graph, with progress on stderr when it is a terminal.
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
 
-/// The batch of `--updates FILE` or `--insert FILE --delete FILE` when one is given (its weights
-/// scaled like the graph's under --weight-scale; --updates' absent edges skipped under
-/// --ignore-missing),
-/// with its description in `what`; else nullopt.
-std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
-                                std::string const& remove, int k, std::int64_t id_offset, bool ignore_missing,
-                                std::string* what);
+/// The batch options sssp and mosp share: a batch file (`--updates`), the MOSP pair
+/// (`--insert` and `--delete`), or a random batch (`--random`, anywhere or in a BFS ball).
+struct batch_options {
+  std::string updates, insert, remove;
+  bool ignore_missing = false;
+  std::size_t random = 0;
+  double insert_fraction = 0.5;
+  std::uint64_t seed = 1;
+  std::size_t locality = 0;  // 0: --random endpoints anywhere
+  void add_to(CLI::App& app);
+  [[nodiscard]] bool given() const noexcept { return !updates.empty() || !insert.empty() || random > 0; }
+  /// The batch for `g` (file ids shifted by `id_offset`; file weights scaled like the graph's
+  /// under --weight-scale; --updates' absent edges skipped under --ignore-missing), described
+  /// in `what`.
+  [[nodiscard]] batch make(graph_options const& go, graph const& g, std::int64_t id_offset, std::string* what) const;
+};
 
 /// A rejected batch's message for the command line: where the batch came from, how the
 /// library's 0-based vertices map to file ids, and the flag that skips absent edges.
@@ -124,12 +133,7 @@ struct sssp_options {
   backend_options backend;
   std::int64_t source = -1;  // -1: the file's first vertex (id 0 after mapping)
   std::string objective = "all";
-  std::string updates, insert, remove;
-  bool ignore_missing = false;
-  std::size_t random = 0;
-  double insert_fraction = 0.5;
-  std::uint64_t seed = 1;
-  std::size_t locality = 0;
+  batch_options batch;
   std::string strategy = "auto";
   std::string engine = "auto";
   int repeat = 1;
@@ -144,11 +148,7 @@ struct mosp_options {
   std::int64_t source = -1;  // -1: the file's first vertex
   std::vector<int> objectives;        // empty: every weight column
   std::vector<std::int64_t> pref;     // empty: all 1
-  std::string updates, insert, remove;
-  bool ignore_missing = false;
-  std::size_t random = 0;
-  double insert_fraction = 0.5;
-  std::uint64_t seed = 1;
+  batch_options batch;
   std::string combined = "incremental";
   int repeat = 1;
   bool verify = false;
@@ -163,7 +163,7 @@ struct cycles_options {
   int k = 3;
   std::size_t deletes = 0, inserts = 0;
   std::uint64_t batch_seed = 1;
-  vertex_t locality = 0;  // 0: no window
+  vertex_t window = 0;  // 0: the generated batch anywhere
   std::string updates;
   bool ignore_missing = false;
   bool compare_recompute = false;

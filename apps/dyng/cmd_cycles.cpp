@@ -170,7 +170,7 @@ int run_cycles(cycles_options const& o)
         return map_batch(io::read_batch(o.updates, 1, batch_semantics::set, offset), l, policy);
       }
       cycle_count::generator_options go{.deletions = o.deletes, .insertions = o.inserts, .seed = o.batch_seed};
-      if (o.locality > 0) go.window = o.locality;
+      if (o.window > 0) go.window = o.window;
       return cycle_count::generate_batch(g, go);
     }();
     generate_ms = elapsed_ms(start);

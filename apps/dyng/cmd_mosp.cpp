@@ -6,23 +6,11 @@
 
 #include "cli.hpp"
 #include "dyng/core/error.hpp"
-#include "dyng/graph/generate.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/update.hpp"
 
 namespace dyng::cli {
 namespace {
-
-batch make_batch(mosp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
-{
-  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what))
-    return std::move(*b);
-  *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
-          ", seed " + std::to_string(o.seed);
-  auto b = random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed});
-  note_shortfall(b, o.random, what);
-  return b;
-}
 
 std::string joined(auto const& values)
 {
@@ -76,10 +64,10 @@ int run_mosp(mosp_options const& o)
   out.add_number("combined arcs", static_cast<double>(r.combined_graph().num_edges()));
   if (!o.out.empty()) mosp::write_files(o.out, r, "Original");
 
-  bool const has_batch = !o.updates.empty() || !o.insert.empty() || o.random > 0;
+  bool const has_batch = o.batch.given();
   if (has_batch) {
     std::string what;
-    auto const b = make_batch(o, g, gf.id_offset, &what);
+    auto const b = o.batch.make(o.graph, g, gf.id_offset, &what);
     out.add("batch", what);
     out.add_number("insertions", static_cast<double>(b.insertions()));
     out.add_number("deletions", static_cast<double>(b.deletions()));

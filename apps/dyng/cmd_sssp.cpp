@@ -7,7 +7,6 @@
 
 #include "cli.hpp"
 #include "dyng/core/error.hpp"
-#include "dyng/graph/generate.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "dyng/update.hpp"
 
@@ -28,17 +27,6 @@ std::vector<int> objectives_of(std::string const& spec, int k)
   return {c};
 }
 
-batch make_batch(sssp_options const& o, graph const& g, std::int64_t id_offset, std::string* what)
-{
-  if (auto b = file_batch(o.graph, o.updates, o.insert, o.remove, g.k(), id_offset, o.ignore_missing, what))
-    return std::move(*b);
-  *what = "random: " + std::to_string(o.random) + " changes, insert fraction " + std::to_string(o.insert_fraction) +
-          ", seed " + std::to_string(o.seed) + (o.locality ? ", local ball of " + std::to_string(o.locality) : "");
-  auto b = random_batch(g, {.size = o.random, .insert_fraction = o.insert_fraction, .seed = o.seed,
-                          .locality = o.locality});
-  note_shortfall(b, o.random, what);
-  return b;
-}
 
 
 
@@ -114,10 +102,10 @@ int run_sssp(sssp_options const& o)
   out.add("engine", results.front().last_stats().engine);
   if (!o.out.empty()) write_results(o.out, results, g.k(), "Original");
 
-  bool const has_batch = !o.updates.empty() || !o.insert.empty() || o.random > 0;
+  bool const has_batch = o.batch.given();
   if (has_batch) {
     std::string what;
-    auto const b = make_batch(o, g, gf.id_offset, &what);
+    auto const b = o.batch.make(o.graph, g, gf.id_offset, &what);
     out.add("batch", what);
     out.add_number("insertions", static_cast<double>(b.insertions()));
     out.add_number("deletions", static_cast<double>(b.deletions()));

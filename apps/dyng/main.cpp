@@ -26,16 +26,7 @@ int main(int argc, char** argv)
   sssp.backend.add_to(*s);
   s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
-  auto* upd = s->add_option("--updates", sssp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")->check(a_path());
-  auto* ins = s->add_option("--insert", sssp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete")->check(a_path());
-  auto* del = s->add_option("--delete", sssp.remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
-  s->add_flag("--ignore-missing", sssp.ignore_missing,
-              "Skip deletions and weight changes of absent edges in --updates (default: error)");
-  auto* rnd = s->add_option("--random", sssp.random, "A random batch of N changes")->check(at_least(0));
-  s->add_option("--insert-fraction", sssp.insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
-  s->add_option("--seed", sssp.seed, "Seed of --random")->check(at_least(0));
-  s->add_option("--locality", sssp.locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
-      ->check(at_least(0));
+  sssp.batch.add_to(*s);
   s->add_option("--strategy", sssp.strategy, "Update strategy")->check(CLI::IsMember({"auto", "incremental", "recompute"}));
   s->add_option("--engine", sssp.engine, "CUDA engine (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
@@ -43,10 +34,6 @@ int main(int argc, char** argv)
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");
   s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory")->check(a_path());
-  upd->excludes(ins)->excludes(del)->excludes(rnd);
-  rnd->excludes(ins)->excludes(del);
-  ins->needs(del);
-  del->needs(ins);
 
   mosp_options mosp;
   auto* mp = app.add_subcommand("mosp", "Multi-objective shortest paths (DynaMOSP): compute, apply a batch, update");
@@ -59,24 +46,13 @@ int main(int argc, char** argv)
       ->delimiter(',');
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
       ->delimiter(',');
-  auto* mupd = mp->add_option("--updates", mosp.updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")->check(a_path());
-  auto* mins = mp->add_option("--insert", mosp.insert, "MOSP insert.txt (u v w0..wK-1), with --delete")->check(a_path());
-  auto* mdel = mp->add_option("--delete", mosp.remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
-  mp->add_flag("--ignore-missing", mosp.ignore_missing,
-               "Skip deletions and weight changes of absent edges in --updates (default: error)");
-  auto* mrnd = mp->add_option("--random", mosp.random, "A random batch of N changes")->check(at_least(0));
-  mp->add_option("--insert-fraction", mosp.insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
-  mp->add_option("--seed", mosp.seed, "Seed of --random")->check(at_least(0));
+  mosp.batch.add_to(*mp);
   mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch")
       ->check(CLI::IsMember({"incremental", "rebuild"}));
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
   mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory")->check(a_path());
-  mupd->excludes(mins)->excludes(mdel)->excludes(mrnd);
-  mrnd->excludes(mins)->excludes(mdel);
-  mins->needs(mdel);
-  mdel->needs(mins);
 
   cycles_options cycles;
   auto* cy = app.add_subcommand("cycles", "Directed cycle histogram of lengths 2..k (TruCy): compute, apply a batch, update");
@@ -89,7 +65,7 @@ int main(int argc, char** argv)
   auto* cins = cy->add_option("--inserts", cycles.inserts, "Generated batch: insertions")->check(at_least(0));
   auto* cseed = cy->add_option("--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)")
                     ->check(at_least(0));
-  auto* cloc = cy->add_option("--batch-locality", cycles.locality, "Generated batch within a window of W consecutive ids")
+  auto* cloc = cy->add_option("--batch-locality", cycles.window, "Generated batch within a window of W consecutive ids")
                    ->check(at_least(1));
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(a_path());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");

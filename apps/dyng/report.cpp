@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 #include "dyng/core/error.hpp"
+#include "dyng/graph/generate.hpp"
 
 namespace dyng::cli {
 namespace {
@@ -195,23 +196,47 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   return gf;
 }
 
-std::optional<batch> file_batch(graph_options const& o, std::string const& updates, std::string const& insert,
-                                std::string const& remove, int k, std::int64_t id_offset, bool ignore_missing,
-                                std::string* what)
+void batch_options::add_to(CLI::App& app)
 {
-  std::optional<batch> b;
+  auto* upd = app.add_option("--updates", updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")
+                  ->check(a_path());
+  auto* ins = app.add_option("--insert", insert, "MOSP insert.txt (u v w0..wK-1), with --delete")->check(a_path());
+  auto* del = app.add_option("--delete", remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
+  app.add_flag("--ignore-missing", ignore_missing,
+               "Skip deletions and weight changes of absent edges in --updates (default: error)");
+  auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(at_least(0));
+  app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--seed", seed, "Seed of --random")->check(at_least(0));
+  app.add_option("--locality", locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
+      ->check(at_least(0));
+  upd->excludes(ins)->excludes(del)->excludes(rnd);
+  rnd->excludes(ins)->excludes(del);
+  ins->needs(del);
+  del->needs(ins);
+}
+
+batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, std::string* what) const
+{
+  if (updates.empty() && insert.empty()) {
+    *what = "random: " + std::to_string(random) + " changes, insert fraction " + std::to_string(insert_fraction) +
+            ", seed " + std::to_string(seed) + (locality ? ", local ball of " + std::to_string(locality) : "");
+    auto b = random_batch(g, {.size = random, .insert_fraction = insert_fraction, .seed = seed, .locality = locality});
+    note_shortfall(b, random, what);
+    return b;
+  }
+  batch b;
   if (!updates.empty()) {
     *what = updates + (ignore_missing ? ", absent edges skipped" : "");
-    b = io::read_batch(updates, k, batch_semantics::set, id_offset,
+    b = io::read_batch(updates, g.k(), batch_semantics::set, id_offset,
                        ignore_missing ? missing_edge::ignore : missing_edge::error);
-  } else if (!insert.empty()) {
+  } else {
     *what = insert + " + " + remove + " (MOSP rules)";
-    b = io::read_mosp_batch(insert, remove, k);
+    b = io::read_mosp_batch(insert, remove, g.k());
   }
-  if (b && o.weight_scale > 0) {
-    b = io::scale_weights(*b, o.weight_scale);
+  if (go.weight_scale > 0) {
+    b = io::scale_weights(b, go.weight_scale);
     std::ostringstream scale;
-    scale << o.weight_scale;
+    scale << go.weight_scale;
     *what += ", weights times " + scale.str();
   }
   return b;

@@ -25,6 +25,9 @@ expect_exit() {  # expect_exit CODE PATTERN ARGS... : dyng exits with CODE and s
 check "default graph" "$dyng" sssp --random 200 --verify
 grep -q "verify *ok" "$tmp/out" || { echo "FAIL: no 'verify ok'"; failures=$((failures + 1)); }
 check "openmp" "$dyng" sssp --random 200 --backend omp --threads 2 --verify --repeat 2
+check "local batches" "$dyng" sssp --random 200 --locality 100 --verify
+check "mosp local batch" "$dyng" mosp --random 100 --locality 50 --verify
+grep -q "local ball of 50" "$tmp/out" || { echo "FAIL: mosp --locality"; failures=$((failures + 1)); }
 check "info" "$dyng" info
 grep -q "vertices *3353" "$tmp/out" || { echo "FAIL: info vertices"; failures=$((failures + 1)); }
 check "json" "$dyng" sssp --random 50 --json

@@ -190,7 +190,6 @@ using cycle_sets = std::vector<std::vector<vertex_t>>;
 struct engine {
   std::string_view id;
   dyng::backend backend;
-  std::string_view summary;
   /// Returns if the engine can run `p` on `g`, else throws not_supported naming the rule.
   void (*check_support)(graph_impl const& g, params const& p);
   /// Fills `hist` (size max_length + 1, zeroed) with the cycle histogram of `g`.

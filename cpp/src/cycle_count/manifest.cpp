@@ -17,17 +17,17 @@ void simple_graphs_only(graph_impl const& g, params const&)
 namespace {
 
 engine const table[] = {
-    {"cycle_count.seq.dfs", backend::sequential,
-     "bounded DFS per root, pruned by a backward BFS; update per changed arc on overlay views",
-     simple_graphs_only, sequential_compute, sequential_update, sequential_list_select, sequential_list_emit},
-    {"cycle_count.omp.dfs", backend::openmp,
-     "the bounded search per root / changed arc, dynamic schedule, per-thread histograms",
-     simple_graphs_only, openmp_compute, openmp_update, openmp_list_select, openmp_list_emit},
+    // Bounded DFS per root, pruned by a backward BFS; update per changed arc on overlay views.
+    {"cycle_count.seq.dfs", backend::sequential, simple_graphs_only, sequential_compute, sequential_update,
+     sequential_list_select, sequential_list_emit},
+    // The bounded search per root / changed arc, dynamic schedule, per-thread histograms.
+    {"cycle_count.omp.dfs", backend::openmp, simple_graphs_only, openmp_compute, openmp_update, openmp_list_select,
+     openmp_list_emit},
 #if defined(DYNG_HAVE_CUDA)
-    {"cycle_count.cuda.queue", backend::cuda,
-     "persistent blocks on a queue of (root | changed arc, two-hop chunk) items: block-wide backward BFS, "
-     "a bounded DFS per thread, block histograms merged once; k <= 64",
-     cuda_check_support, cuda_compute, cuda_update, cuda_list_select, cuda_list_emit},
+    // Persistent blocks on a queue of (root | changed arc, two-hop chunk) items: block-wide
+    // backward BFS, a bounded DFS per thread, block histograms merged once; k <= max_k.
+    {"cycle_count.cuda.queue", backend::cuda, cuda_check_support, cuda_compute, cuda_update, cuda_list_select,
+     cuda_list_emit},
 #endif
 };
 

@@ -132,7 +132,6 @@ enum class update_outcome {
 struct engine {
   std::string_view id;
   dyng::backend backend;
-  std::string_view summary;
   /// Returns if the engine can run `p` on `g`, else throws not_supported naming the rule.
   void (*check_support)(graph_impl const& g, params const& p);
   /// Fills `r`'s arrays (already sized n) with the shortest paths of `g`.

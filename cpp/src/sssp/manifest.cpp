@@ -10,22 +10,20 @@ namespace {
 void accepts_any(graph_impl const&, params const&) {}
 
 engine const table[] = {
-    {"sssp.seq.dijkstra", backend::sequential,
-     "Dijkstra with an indexed heap; Khanda et al. update with a heap-ordered propagation",
-     accepts_any, sequential_compute, sequential_update},
-    {"sssp.omp.nearfar", backend::openmp,
-     "delta-stepping (near-far pull rounds when the column has zero weights); Khanda et al. update "
-     "with level-synchronous invalidation",
-     accepts_any, openmp_compute, openmp_update},
+    // Dijkstra with an indexed heap; Khanda et al. update with a heap-ordered propagation.
+    {"sssp.seq.dijkstra", backend::sequential, accepts_any, sequential_compute, sequential_update},
+    // Delta-stepping (near-far pull rounds when the column has zero weights); Khanda et al. update
+    // with level-synchronous invalidation.
+    {"sssp.omp.nearfar", backend::openmp, accepts_any, openmp_compute, openmp_update},
 #if defined(DYNG_HAVE_CUDA)
     // Cooperative first: one launch per call, faster on every graph benchmarked; the step engine
     // serves where cooperative launch is refused (docs/adr/0009 §4).
+    // One cooperative kernel per compute or update: phases and rounds behind grid-wide barriers.
     {"sssp.cuda.fused", backend::cuda,
-     "one cooperative kernel per compute or update: phases and rounds behind grid-wide barriers",
      [](graph_impl const& g, params const& p) { cuda_check_support(g, p, true); }, cuda_fused_compute,
      cuda_fused_update},
+    // One kernel per step; rounds launched in groups between host reads of the frontier size.
     {"sssp.cuda.operators", backend::cuda,
-     "one kernel per step; rounds launched in groups of 16 between host checks",
      [](graph_impl const& g, params const& p) { cuda_check_support(g, p, false); }, cuda_operators_compute,
      cuda_operators_update},
 #endif

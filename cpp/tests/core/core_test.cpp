@@ -84,6 +84,22 @@ TEST(Workspace, ReusesSlots)
   EXPECT_EQ(ws.allocations(), n);
 }
 
+TEST(Workspace, ReleaseFreesEverySlot)
+{
+  dyng::workspace ws;
+  EXPECT_EQ(ws.bytes_reserved(), 0u);
+  (void)ws.get<double>("a", 100);
+  (void)ws.get<char>("b", 10);
+  EXPECT_GE(ws.bytes_reserved(), 100 * sizeof(double) + 10);
+  auto const n = ws.allocations();
+  ws.release();
+  EXPECT_EQ(ws.bytes_reserved(), 0u);
+  bool fresh = false;
+  (void)ws.get<double>("a", 100, &fresh);  // allocated again
+  EXPECT_TRUE(fresh);
+  EXPECT_EQ(ws.allocations(), n + 1);
+}
+
 TEST(Profiler, RecordsStagesAndCounters)
 {
   dyng::profiler p;

@@ -33,9 +33,12 @@ class workspace {
     return s;
   }
 
+  /// Frees every slot's host memory (e.g. after a large compute, before long-lived small
+  /// updates); the next calls allocate again. Spans handed out before are invalid after it.
   void release() noexcept { slots_.clear(); }
   /// Number of allocations made so far (tests use it to prove steady-state reuse).
   [[nodiscard]] std::size_t allocations() const noexcept { return allocations_; }
+  /// Host bytes the slots hold now (their capacities).
   [[nodiscard]] std::size_t bytes_reserved() const noexcept;
 
   static constexpr std::size_t alignment = 64;
