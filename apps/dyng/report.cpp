@@ -126,12 +126,16 @@ void graph_options::add_to(CLI::App& app)
   app.add_option("--format", format, "Input format")
       ->check(CLI::IsMember({"auto", "gr", "edges", "snap", "mtx", "csv", "tntp", "csr"}));
   app.add_option("--weights-seed", weight_seed,
-                 "Seed of the weights given to unweighted inputs (uniform integers in 1..100)")
+                 "Seed of the weights given to unweighted inputs (uniform integers in " +
+                     std::to_string(io::generated_weight_min) + ".." + std::to_string(io::generated_weight_max) + ")")
       ->check(at_least(0));
   app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
-  app.add_option("--tntp-columns", tntp_columns, "TNTP link columns used as weights, e.g. length,toll "
-                 "(default: free_flow_time,length)")->delimiter(',');
+  std::string tntp_default;
+  for (auto const column : io::default_tntp_columns) tntp_default += (tntp_default.empty() ? "" : ",") + std::string(column);
+  app.add_option("--tntp-columns", tntp_columns,
+                 "TNTP link columns used as weights, e.g. length,toll (default: " + tntp_default + ")")
+      ->delimiter(',');
   app.add_option("--weight-scale", weight_scale,
                  "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
                  "TNTP times to a hundredth: float-weighted inputs then run on --backend cuda (0: off)")

@@ -188,7 +188,8 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
     std::vector<std::int32_t> gen(arcs * static_cast<std::size_t>(k));
     fill_random_weights(*opts.random_weight_seed, gen);
     el.weights.assign(gen.begin(), gen.end());
-    weights_desc = "weights generated: uniform integers in [1, 100], splitmix64 seed " +
+    weights_desc = "weights generated: uniform integers in [" + std::to_string(generated_weight_min) + ", " +
+                   std::to_string(generated_weight_max) + "], splitmix64 seed " +
                    std::to_string(*opts.random_weight_seed) + ", in file order (the file has " +
                    (el.k > 0 ? "weights, ignored" : "none") + ")";
   } else {

@@ -44,6 +44,9 @@ enum class format {
 
 /// The fixed default seed for generated weights (see `read_options::random_weight_seed`).
 inline constexpr std::uint64_t default_weight_seed = 42;
+/// The range of generated weights: uniform integers in [1, 100], the original papers' convention.
+inline constexpr std::int32_t generated_weight_min = 1;
+inline constexpr std::int32_t generated_weight_max = 100;
 
 /// TNTP link attributes used as weight columns when `read_options::tntp_columns` is empty.
 inline constexpr std::string_view default_tntp_columns[] = {"free_flow_time", "length"};
@@ -67,7 +70,8 @@ struct read_options {
   /// Weight columns to generate for an unweighted input (ignored when the file has weights).
   int k = 1;
   /// Generated weights: nullopt -> every weight 1; a seed -> independent uniform integers in
-  /// [1, 100], drawn in file order (edge by edge, column by column) by `fill_random_weights`.
+  /// [generated_weight_min, generated_weight_max] = [1, 100], drawn in file order (edge by edge,
+  /// column by column) by `fill_random_weights`.
   std::optional<std::uint64_t> random_weight_seed = std::nullopt;
   /// Fixed-point weights: every weight read from the file is multiplied by this (> 0, finite)
   /// and rounded to the nearest integer (halves away from zero), and the graph takes int32
@@ -230,7 +234,7 @@ void write_cycle_histogram(std::filesystem::path const& path, std::span<std::uin
 /// x_i = splitmix64 step i, value = lo + ((x_i >> 32) * (hi - lo + 1) >> 32). Portable: the
 /// same on every platform and standard library (docs/io.md lists the first values for seed 42).
 /// @throws invalid_argument unless lo <= hi.
-void fill_random_weights(std::uint64_t seed, std::span<std::int32_t> out, std::int32_t lo = 1,
-                         std::int32_t hi = 100);
+void fill_random_weights(std::uint64_t seed, std::span<std::int32_t> out, std::int32_t lo = generated_weight_min,
+                         std::int32_t hi = generated_weight_max);
 
 }  // namespace dyng::io
