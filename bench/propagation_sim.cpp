@@ -271,7 +271,7 @@ int main(int argc, char** argv)
       for (auto v : plan.topdown)
         if (auto const p = plan.seg_parent[idx(v)]; p != no_vertex) deepest = std::max(deepest, depth[idx(v)] = depth[idx(p)] + 1);
       std::printf("  deepest intact segment %ld\n", deepest);
-      for (long every : {4L, 8L, 16L, 32L, 64L}) {
+      for (long every : {4L, 8L, 16L, 32L, 64L, 1L << 30}) {  // 1 << 30: one pass, before the first round
         plan.every = every, plan.passes = 0, plan.moved = 0;
         std::vector<dist_t> got;
         auto const sh = rounds(out, key, frontier, got, &plan);
