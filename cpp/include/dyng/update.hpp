@@ -76,7 +76,9 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
 /// @throws stale_result if a result does not match `g` before the batch; invalid_argument if
 ///         the batch is invalid, a result is passed twice or a result refuses it (its family's
 ///         check_update); not_supported if a result has no engine for `res`. In each case
-///         nothing has changed.
+///         nothing has changed. A failure after the commit (cycle_count's counts past 2^64 - 1,
+///         a cuda_error) leaves that result stale, with the graph holding the batch; the other
+///         results are still updated, and the first such failure is rethrown.
 template <class... Results>
 commit_stats update(resources const& res, graph& g, batch const& b, Results&... results)
 {

@@ -1,5 +1,6 @@
 #include "dyng/update.hpp"
 
+#include <exception>
 #include <string>
 
 #include "dyng/core/error.hpp"
@@ -37,7 +38,18 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
     results[i]->check_update(res, g, b);
   }
   auto const stats = g.commit(res, b);
-  for (auto* r : results) r->apply_changes(res, g);
+  // Past the commit a result's update can still fail (cycle_count's counts past 2^64 - 1, a
+  // device error): that result stays stale, the others are still brought up to date, and the
+  // first failure is rethrown.
+  std::exception_ptr first_failure;
+  for (auto* r : results) {
+    try {
+      r->apply_changes(res, g);
+    } catch (...) {
+      if (!first_failure) first_failure = std::current_exception();
+    }
+  }
+  if (first_failure) std::rethrow_exception(first_failure);
   return stats;
 }
 

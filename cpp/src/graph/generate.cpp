@@ -34,6 +34,9 @@ batch random_batch(graph const& g, random_batch_options const& o)
   DYNG_EXPECTS(0 <= o.min_weight && o.min_weight <= o.max_weight,
                "random_batch: weights [" + std::to_string(o.min_weight) + ", " + std::to_string(o.max_weight) +
                    "] must satisfy 0 <= min_weight <= max_weight");
+  DYNG_EXPECTS(o.semantics != batch_semantics::mosp || g.directed(),
+               "random_batch: batch_semantics::mosp applies to directed graphs only, and the graph is undirected; "
+               "use batch_semantics::set");
   splitmix64 rng{o.seed};
   auto const n = static_cast<std::uint64_t>(g.num_vertices());
   auto const csr = g.to_csr();

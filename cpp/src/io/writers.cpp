@@ -184,7 +184,8 @@ namespace {
 template <class D>
 void write_costs(std::filesystem::path const& path, std::span<D const> costs, int k)
 {
-  DYNG_EXPECTS(k >= 1 && costs.size() % static_cast<std::size_t>(k) == 0,
+  DYNG_EXPECTS(k >= 1, "io::write_path_costs: k is " + std::to_string(k) + "; it must be >= 1 (costs per vertex)");
+  DYNG_EXPECTS(costs.size() % static_cast<std::size_t>(k) == 0,
                "io::write_path_costs: " + std::to_string(costs.size()) + " costs are not a multiple of k = " +
                    std::to_string(k) + "; pass k costs per vertex, row-major");
   auto const kk = static_cast<std::size_t>(k);

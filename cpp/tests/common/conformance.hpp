@@ -201,7 +201,15 @@ TYPED_TEST_P(Conformance, MultiResultUpdateEqualsSeparateUpdates)
         dyng::update(res, g3, bt, b3);
         ASSERT_EQ(F::diff(a, a2), "") << name << " " << describe(spec, seed);
         ASSERT_EQ(F::diff(b, b3), "") << name << " " << describe(spec, seed);
-        EXPECT_THROW(dyng::update(res, g, batch(spec.k), a, a), dyng::invalid_argument);
+        auto const version = g.version();
+        try {
+          dyng::update(res, g, batch(spec.k), a, a);
+          ADD_FAILURE() << name << ": a result passed twice was accepted";
+        } catch (dyng::invalid_argument const& e) {
+          EXPECT_NE(std::string(e.what()).find("is passed twice; pass each result once"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(g.version(), version) << name;
+        EXPECT_TRUE(a.is_current(g)) << name;
       }
     }
   }
@@ -217,9 +225,12 @@ TYPED_TEST_P(Conformance, StaleResultsRaise)
     auto r = F::compute(res, g, 0);
     auto other = g.clone();
     EXPECT_THROW(dyng::update(res, other, batch(spec.k), r), dyng::stale_result) << name;
+    EXPECT_EQ(other.version(), g.version()) << name;  // refused before the commit
     g.commit(res, gen.make_batch(g, spec, 3));
     EXPECT_FALSE(r.is_current(g));
+    auto const version = g.version();
     EXPECT_THROW(dyng::update(res, g, batch(spec.k), r), dyng::stale_result) << name;
+    EXPECT_EQ(g.version(), version) << name;
     EXPECT_NE(F::verify(g, r), "") << name;
   }
 }

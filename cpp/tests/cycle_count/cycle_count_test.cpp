@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
@@ -15,8 +16,10 @@
 #include "common/cycle_lists.hpp"
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
+#include "cycle_count/detail.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/io/io.hpp"
+#include "dyng/sssp/sssp.hpp"
 
 namespace dyng::cycle_count::detail {
 std::uint64_t uniform(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi);
@@ -176,6 +179,30 @@ TEST(CycleCount, InvalidBatchesRaiseAndChangeNothing)
     EXPECT_EQ(st2.deleted, 1);
     EXPECT_EQ(st2.inserted, 1);
     EXPECT_EQ(r.total(), 1u);
+  }
+}
+
+TEST(CycleCount, AnOverflowPastTheCommitLeavesTheOtherResultsCurrent)
+{
+  // A count past 2^64 - 1 is found while updating, after the commit: the cycle_count result is
+  // stale (the graph has the batch), and a result passed after it is still brought up to date.
+  for (auto const& [name, res] : cpu_backends()) {
+    auto g = test::unweighted_graph(res, 3, {{0, 1}, {1, 2}});
+    auto r = cycle_count::compute(res, g, {.k = 3});
+    auto tree = sssp::compute(res, g, {});
+    cycle_count::access::hist(r)[3] = std::numeric_limits<std::uint64_t>::max();
+    auto const version = g.version();
+    try {
+      dyng::update(res, g, batch().insert(2, 0, 1.0), r, tree);  // closes the 3-cycle 0-1-2
+      ADD_FAILURE() << name << ": the overflow was not reported";
+    } catch (not_supported const& e) {
+      EXPECT_NE(std::string(e.what()).find("exceeds 2^64-1"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(g.version(), version + 1) << name;
+    EXPECT_TRUE(g.has_edge(2, 0)) << name;
+    EXPECT_FALSE(r.is_current(g)) << name;
+    EXPECT_TRUE(tree.is_current(g)) << name;
+    EXPECT_EQ(sssp::verify(g, tree), "") << name;
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dyng/core/error.hpp"
+#include "dyng/graph/generate.hpp"
 #include "dyng/graph/graph.hpp"
 #include "graph/graph_impl.hpp"
 #include "graph/layout.hpp"
@@ -585,3 +586,22 @@ TEST(GraphCommit, MospMaskComparesFinalWithPreBatchWeights)
 }
 
 }  // namespace
+
+TEST(RandomBatch, RefusesWhatNoCommitWouldTake)
+{
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  auto const directed = graph::from_edges(res(), 3, src, dst, std::vector<std::int32_t>{}, {});
+  auto const undirected = graph::from_edges(res(), 3, src, dst, std::vector<std::int32_t>{}, {.directed = false});
+  auto const expect_refused = [](graph const& g, random_batch_options const& o, std::string const& fragment) {
+    try {
+      (void)random_batch(g, o);
+      ADD_FAILURE() << "accepted; expected '" << fragment << "'";
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expect_refused(directed, {.size = 2, .insert_fraction = 1.5}, "insert_fraction 1.500000 is outside [0, 1]");
+  expect_refused(directed, {.size = 2, .min_weight = 5, .max_weight = 2}, "0 <= min_weight <= max_weight");
+  expect_refused(undirected, {.size = 2, .semantics = batch_semantics::mosp}, "directed graphs only");
+  EXPECT_NO_THROW((void)random_batch(directed, {.size = 2, .semantics = batch_semantics::mosp}));
+}

@@ -634,6 +634,29 @@ TEST(IoErrors, BadOptions)
   EXPECT_THROW((void)io::read_graph(res, data_dir / "tiny_mosp", d), invalid_argument);
 }
 
+TEST(IoErrors, BadArgumentsOfReadersAndWriters)
+{
+  auto const message = [](auto&& call) {
+    try {
+      call();
+    } catch (invalid_argument const& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  temp_dir tmp;
+  EXPECT_NE(message([&] { (void)io::read_batch(data_dir / "tiny.gr", 0); }).find("read_batch: k is 0; it must be >= 1"),
+            std::string::npos);
+  std::vector<std::int64_t> const costs{1, 2, 3};
+  EXPECT_NE(message([&] { io::write_path_costs(tmp.path() / "c.txt", costs, 0); })
+                .find("write_path_costs: k is 0; it must be >= 1"),
+            std::string::npos);
+  EXPECT_NE(message([&] { io::write_path_costs(tmp.path() / "c.txt", costs, 2); })
+                .find("3 costs are not a multiple of k = 2"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() / "c.txt"));  // refused before the file is made
+}
+
 TEST(IoErrors, MospTriplet)
 {
   temp_dir tmp;

@@ -26,7 +26,8 @@ struct random_batch_options {
 /// edges u -> v (u != v) between distinct endpoints, each at most once, drawn by rejection (a
 /// bounded number of tries: a dense graph may get fewer insertions than asked, and a graph gets
 /// no more deletions than it has edges nor more insertions than it has free pairs).
-/// @throws invalid_argument if insert_fraction is outside [0, 1] or the weights are invalid.
+/// @throws invalid_argument if insert_fraction is outside [0, 1], the weights are invalid, or
+///         the semantics are batch_semantics::mosp on an undirected graph (no commit takes it).
 [[nodiscard]] batch random_batch(graph const& g, random_batch_options const& opts);
 
 }  // namespace dyng
