@@ -182,8 +182,7 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
 {
   std::filesystem::path const path = o.file.empty() ? bundled_graph() : std::filesystem::path(o.file);
   io::read_options ro;
-  if (o.format == "csr") ro.format = io::format::mosp_csr;
-  else if (auto f = io::parse_format(o.format)) ro.format = *f;
+  if (auto f = io::parse_format(o.format)) ro.format = *f;
   if (!o.unit_weights) ro.random_weight_seed = o.weight_seed;
   if (o.undirected) ro.directed = false;
   ro.k = o.k;

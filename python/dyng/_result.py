@@ -3,7 +3,7 @@ snapshots cached per graph version."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Self
 
 from ._array import Array
 from ._errors import StaleResultError
@@ -36,6 +36,13 @@ class ResultBase:
     def is_current(self) -> bool:
         """Whether the result matches its graph as it is now."""
         return bool(self._r.is_current(self._graph._g))
+
+    def copy(self) -> Self:
+        """An independent copy of this current result, for the same graph: update one and the
+        other goes stale (as C++ ``clone()``). Raises StaleResultError on a stale result."""
+        with self._graph._lock:
+            self._check("copy")
+            return type(self)(self._r.clone(), self._graph)
 
     def _describe(self) -> str:
         return f"{self.family} result"

@@ -70,12 +70,14 @@ def read(
 
 
 def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["set", "mosp"] = "set",
-               id_offset: int = 0, weight_scale: float | None = None) -> Batch:
+               id_offset: int = 0, weight_scale: float | None = None,
+               missing: Literal["error", "ignore"] = "error") -> Batch:
     """Reads a batch file (`+ u v w..`, `- u v`, `= u v w..`; ids are file ids = vertex + id_offset).
-    ``weight_scale`` scales and rounds its weights as `read` does, for a graph read with it."""
+    ``weight_scale`` scales and rounds its weights as `read` does, for a graph read with it;
+    ``missing="ignore"`` makes the batch skip deletions and weight changes of absent edges."""
     core = _backend.native()
     return Batch._of(core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"),
-                                     id_offset, weight_scale))
+                                     id_offset, weight_scale, _enum(core.MissingEdge, missing, "missing")))
 
 
 def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None = None) -> None:

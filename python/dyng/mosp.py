@@ -13,7 +13,7 @@ element (docs/mosp.md, docs/adr/0005-mosp.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence, cast
 
 from . import _backend
 from ._array import Array
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Result", "Stats", "compute", "update", "verify"]
+__all__ = ["Result", "Stats", "compute", "update", "verify", "write_files"]
 
 Strategy = Literal["automatic", "incremental", "recompute"]
 Combined = Literal["incremental", "rebuild"]
@@ -86,6 +86,16 @@ class Result(ResultBase):
     def lcm(self) -> int:
         """L = lcm(pref): combined-graph distances are in units of 1/L."""
         return int(self._r.lcm)
+
+    @property
+    def strategy(self) -> Strategy:
+        """How later updates of the K trees proceed: "automatic", "incremental" or "recompute"."""
+        return cast(Strategy, self._r.params.strategy.name)
+
+    @property
+    def combined(self) -> Combined:
+        """How the combined graph follows a batch: "incremental" or "rebuild"."""
+        return cast(Combined, self._r.params.combined.name)
 
     def _describe(self) -> str:
         return f"mosp result (source {self.source})"

@@ -8,7 +8,7 @@ rule (the lowest-id tight in-neighbour; docs/adr/0003), so an update equals a re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from . import _backend
 from ._array import Array
@@ -63,6 +63,21 @@ class Result(ResultBase):
     @property
     def objective(self) -> int:
         return int(self._r.objective)
+
+    @property
+    def engine(self) -> str | None:
+        """The engine pinned for later updates, or None (ranked)."""
+        return str(self._r.params.engine) or None
+
+    @property
+    def strategy(self) -> Strategy:
+        """How later updates proceed: "automatic", "incremental" or "recompute"."""
+        return cast(Strategy, self._r.params.strategy.name)
+
+    @property
+    def recompute_fraction(self) -> float:
+        """Under "automatic", the share of invalidated vertices past which an update recomputes."""
+        return float(self._r.params.recompute_fraction)
 
     def _describe(self) -> str:
         return f"sssp result (source {self.source})"

@@ -70,13 +70,13 @@ void bind_io(nb::module_& m)
   io.def(
       "read_batch",
       [](std::filesystem::path const& path, int k, batch_semantics sem, std::int64_t id_offset,
-         std::optional<double> weight_scale) {
+         std::optional<double> weight_scale, missing_edge missing) {
         nb::gil_scoped_release release;
-        auto b = io::read_batch(path, k, sem, id_offset);
+        auto b = io::read_batch(path, k, sem, id_offset, missing);
         return weight_scale ? io::scale_weights(b, *weight_scale) : b;
       },
       nb::arg("path"), nb::arg("k"), nb::arg("semantics") = batch_semantics::set,
-      nb::arg("id_offset") = 0, nb::arg("weight_scale").none() = nb::none());
+      nb::arg("id_offset") = 0, nb::arg("weight_scale").none() = nb::none(), nb::arg("missing") = missing_edge::error);
   io.def(
       "write_graph",
       [](std::filesystem::path const& path, graph const& g, io::format f) {

@@ -167,6 +167,9 @@ def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untype
     dyng.io.write_batch(bp, dyng.Batch().insert(0, 3, 2).erase(2, 1))
     b = dyng.io.read_batch(bp)
     assert (b.insertions[0].tolist(), b.deletions[0].tolist()) == ([0], [2])
+    assert b.missing == "error" and dyng.io.read_batch(bp, missing="ignore").missing == "ignore"
+    with pytest.raises(ValueError, match="missing"):
+        dyng.io.read_batch(bp, missing="skip")  # type: ignore[arg-type]
 
 
 def test_io_weight_scale_reads_fixed_point_int32(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -38,6 +38,22 @@ def test_python_defaults_are_the_native_ones() -> None:
     assert _DEFAULT_RECOMPUTE_FRACTION == _backend.native().SsspParams().recompute_fraction
 
 
+def test_results_show_their_settings_and_copy() -> None:
+    g, _ = quick()
+    r = dyng.sssp.compute(g, 0, strategy="incremental", recompute_fraction=0.5)
+    assert (r.engine, r.strategy, r.recompute_fraction) == (None, "incremental", 0.5)
+    m = dyng.mosp.compute(g, 0, combined="rebuild")
+    assert (m.strategy, m.combined) == ("automatic", "rebuild")
+    for res in (r, m, dyng.cycle_count.compute(g, 3)):
+        c = res.copy()
+        assert type(c) is type(res) and c.is_current() and c.graph is g
+    c = r.copy()
+    dyng.update(g, dyng.Batch().insert(0, 3, 2), results=[c])
+    assert c.distances[3] == 2 and not r.is_current()  # independent: r was not passed
+    with pytest.raises(dyng.StaleResultError, match="copy of a stale result"):
+        r.copy()
+
+
 def test_sssp_update_returns_stats() -> None:
     g, r = quick()
     s = dyng.sssp.update(r, dyng.Batch().insert(0, 3, 2))

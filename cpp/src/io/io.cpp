@@ -63,7 +63,7 @@ std::optional<format> parse_format(std::string_view name) noexcept
   if (iequals(name, "matrix_market") || iequals(name, "mtx")) return format::matrix_market;
   if (iequals(name, "csv") || iequals(name, "tsv")) return format::csv;
   if (iequals(name, "tntp")) return format::tntp;
-  if (iequals(name, "mosp_csr") || iequals(name, "mosp")) return format::mosp_csr;
+  if (iequals(name, "mosp_csr") || iequals(name, "mosp") || iequals(name, "csr")) return format::mosp_csr;
   return std::nullopt;
 }
 

@@ -265,6 +265,7 @@ TEST(IoRead, FormatFromNameAndContent)
   EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny.csv")).format, io::format::csv);
   EXPECT_EQ(io::read_graph_from_memory(res, slurp(data_dir / "tiny.txt")).format, io::format::snap);
   EXPECT_EQ(io::parse_format("mtx"), io::format::matrix_market);
+  EXPECT_EQ(io::parse_format("csr"), io::format::mosp_csr);  // the CLI's --format csr
   EXPECT_EQ(io::parse_format("nope"), std::nullopt);
   EXPECT_EQ(io::to_string(io::format::tntp), "tntp");
 }

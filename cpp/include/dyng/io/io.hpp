@@ -39,7 +39,7 @@ enum class format {
 
 [[nodiscard]] std::string_view to_string(format f) noexcept;
 /// "dimacs"/"gr", "snap"/"txt"/"edges", "matrix_market"/"mtx", "csv"/"tsv", "tntp",
-/// "mosp_csr"/"mosp", "automatic"/"auto"; nullopt otherwise.
+/// "mosp_csr"/"mosp"/"csr", "automatic"/"auto"; nullopt otherwise.
 [[nodiscard]] std::optional<format> parse_format(std::string_view name) noexcept;
 
 /// The fixed default seed for generated weights (see `read_options::random_weight_seed`).
