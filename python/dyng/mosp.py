@@ -68,9 +68,10 @@ class Result(ResultBase):
         return int(self._r.source)
 
     @property
-    def k(self) -> int:
-        """Number of objectives K."""
-        return int(self._r.k)
+    def num_objectives(self) -> int:
+        """Number of objectives K (the graph's ``k`` counts its weight columns; :attr:`objectives`
+        picks K of them)."""
+        return int(self._r.num_objectives)
 
     @property
     def objectives(self) -> list[int]:
@@ -105,7 +106,7 @@ class Result(ResultBase):
         """(n, K): vertex v's cost in objective i along its MOSP-tree path (int64 for int32
         weights, float64 for float64; 0 at the source; the largest int64 or +inf when
         unreachable)."""
-        k = self.k
+        k = self.num_objectives
         return self._array("costs", lambda: self._r.costs().reshape(-1, k))
 
     @property
@@ -119,8 +120,8 @@ class Result(ResultBase):
         return self._array("distances", self._r.combined_distances)
 
     def _objective(self, i: int) -> int:
-        if not is_int(i) or not 0 <= i < self.k:
-            raise InvalidArgumentError(f"objective index {i!r}; give 0 <= i < {self.k} (the result's K)")
+        if not is_int(i) or not 0 <= i < self.num_objectives:
+            raise InvalidArgumentError(f"objective index {i!r}; give 0 <= i < {self.num_objectives} (the result's K)")
         return int(i)
 
     def tree_distances(self, i: int) -> Array:
@@ -137,7 +138,7 @@ class Result(ResultBase):
         """The combined graph as (offsets, targets, weights (m, K + 1)) host copies: column 0 the
         combined weight, columns 1..K the arc's weights in the K objectives."""
         off, tgt, w = self._value("combined_graph", self._r.combined_csr)
-        return off, tgt, w.reshape(len(tgt), self.k + 1)
+        return off, tgt, w.reshape(len(tgt), self.num_objectives + 1)
 
     @property
     def stats(self) -> Stats:
@@ -147,7 +148,7 @@ class Result(ResultBase):
 
     def __repr__(self) -> str:
         state = "current" if self.is_current() else "stale"
-        return f"dyng.mosp.Result(source={self.source}, K={self.k}, pref={self.pref}, n={self._r.size}, {state})"
+        return f"dyng.mosp.Result(source={self.source}, K={self.num_objectives}, pref={self.pref}, n={self._r.size}, {state})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Unpickling computes again on the restored graph: a stale result must not come back current.

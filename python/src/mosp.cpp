@@ -43,7 +43,7 @@ void bind_mosp(nb::module_& m)
       .def_ro("rebuilt", &mosp::stats::rebuilt);
 
   nb::class_<mosp::result, result_base>(s, "MospResult")
-      .def_prop_ro("k", &mosp::result::k)
+      .def_prop_ro("num_objectives", &mosp::result::num_objectives)
       .def_prop_ro("objectives", [](mosp::result const& r) {
         return std::vector<int>(r.objectives().begin(), r.objectives().end());
       })

@@ -86,7 +86,7 @@ def check_against_brute(r: dyng.mosp.Result, n: int, arcs: Arcs, what: str) -> N
     want = brute_mosp(n, arcs, r.source, r.objectives, r.pref)
     trees = want["trees"]
     assert isinstance(trees, list)
-    for i in range(r.k):
+    for i in range(r.num_objectives):
         assert r.tree_distances(i).tolist() == trees[i][0], f"{what}: tree {i} distances"
         assert r.tree_parents(i).tolist() == trees[i][1], f"{what}: tree {i} parents"
     off, tgt, w = r.combined_graph()
@@ -102,7 +102,7 @@ def check_against_brute(r: dyng.mosp.Result, n: int, arcs: Arcs, what: str) -> N
 def test_quick() -> None:
     g = dyng.Graph([0, 0, 1], [1, 2, 2], np.array([[1, 5], [4, 1], [1, 1]]), n=3)
     r = dyng.mosp.compute(g, 0, pref=[1, 2])
-    assert (r.k, r.objectives, r.pref, r.lcm, r.source, r.family) == (2, [0, 1], [1, 2], 2, 0, "mosp")
+    assert (r.num_objectives, r.objectives, r.pref, r.lcm, r.source, r.family) == (2, [0, 1], [1, 2], 2, 0, "mosp")
     assert r.costs.shape == (3, 2) and r.costs.dtype == np.int64
     assert r.costs.tolist() == [[0, 0], [1, 5], [4, 1]]
     assert r.parents.tolist() == [-1, 0, 0]

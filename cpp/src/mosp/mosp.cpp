@@ -180,7 +180,7 @@ void compute_costs(resources const& res, result& r, std::span<vertex_t const> li
   auto const& ct = access::combined_tree(r);
   auto const mp = ct.parents();
   auto const source = r.source();
-  auto const k = static_cast<std::size_t>(r.k());
+  auto const k = static_cast<std::size_t>(r.num_objectives());
   auto& costs = std::get<std::vector<D>>(access::costs(r));
   auto const& cin = access::combined(r).impl().in_adj<W>();
   auto& ws = res.workspace();
@@ -224,7 +224,7 @@ template <class W>
 void full_costs(resources const& res, result& r)
 {
   auto const n = static_cast<std::size_t>(r.size());
-  access::costs(r) = costs_of<W>(n * static_cast<std::size_t>(r.k()));
+  access::costs(r) = costs_of<W>(n * static_cast<std::size_t>(r.num_objectives()));
   auto all = res.workspace().get<vertex_t>("mosp.costs.list", n);
   std::iota(all.begin(), all.end(), vertex_t{0});
   compute_costs<W>(res, r, all, nullptr);
@@ -254,7 +254,7 @@ template <class W>
 void upsert_arcs(graph const& g, result& r, vertex_t v, batch& b, std::span<vertex_t> parents, std::span<W> aw,
                  std::span<double> row)
 {
-  auto const k = static_cast<std::size_t>(r.k());
+  auto const k = static_cast<std::size_t>(r.num_objectives());
   auto const& tuple = access::tuple(r);
   std::span<vertex_t const> const t(tuple.data() + static_cast<std::size_t>(v) * k, k);
   auto const count = detail::distinct_parents(t, parents);
@@ -272,7 +272,7 @@ template <class W>
 void update_combined(resources const& res, graph const& g, result& r)
 {
   auto const n = static_cast<std::size_t>(g.num_vertices());
-  auto const k = static_cast<std::size_t>(r.k());
+  auto const k = static_cast<std::size_t>(r.num_objectives());
   auto& trees = access::trees(r);
   auto& tuple = access::tuple(r);
   auto& st = access::stats(r);
@@ -361,8 +361,8 @@ result::result(sssp::result combined_tree, graph combined)
 
 sssp::result const& result::tree(int i) const
 {
-  DYNG_EXPECTS(i >= 0 && i < k(), "mosp::result::tree: objective index " + std::to_string(i) + " out of range [0, " +
-                                      std::to_string(k()) + ")");
+  DYNG_EXPECTS(i >= 0 && i < num_objectives(), "mosp::result::tree: objective index " + std::to_string(i) +
+                                                   " out of range [0, " + std::to_string(num_objectives()) + ")");
   return trees_[static_cast<std::size_t>(i)];
 }
 

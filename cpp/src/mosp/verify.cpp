@@ -50,7 +50,7 @@ std::string compare_trees(sssp::result const& a, sssp::result const& b, std::str
 std::string verify(graph const& g, result const& r)
 {
   if (!r.is_current(g)) return "the result does not match the graph's current version";
-  for (int i = 0; i < r.k(); ++i) {
+  for (int i = 0; i < r.num_objectives(); ++i) {
     auto const why = sssp::verify(g, r.tree(i));
     if (!why.empty()) return "objective " + std::to_string(r.objectives()[static_cast<std::size_t>(i)]) + ": " + why;
   }
@@ -62,7 +62,7 @@ std::string verify(graph const& g, result const& r)
   std::optional<graph> copy;
   if (g.impl().device) copy.emplace(dyng::detail::host_copy(g));
   auto const ref = compute(resources::sequential(), copy ? *copy : g, p);
-  for (int i = 0; i < r.k(); ++i)
+  for (int i = 0; i < r.num_objectives(); ++i)
     if (auto const why = compare_trees(r.tree(i), ref.tree(i), "objective " + std::to_string(i)); !why.empty())
       return why;
   auto const got = arc_rows(r.combined_graph());
@@ -82,7 +82,7 @@ std::string verify(graph const& g, result const& r)
   }
   if (auto const why = compare_trees(r.combined_tree(), ref.combined_tree(), "MOSP tree"); !why.empty()) return why;
   if (r.cost_data() != ref.cost_data()) {
-    auto const k = static_cast<std::size_t>(r.k());
+    auto const k = static_cast<std::size_t>(r.num_objectives());
     std::string out = "costs differ from a recompute";
     std::visit(
         [&](auto const& want_costs) {

@@ -26,12 +26,12 @@ inline std::vector<std::vector<double>> arcs_of(graph const& g)
 /// "" when every array is equal (trees, combined arcs and weights, MOSP tree, costs).
 inline std::string diff_mosp_results(mosp::result const& a, mosp::result const& b)
 {
-  if (a.k() != b.k()) return "K differs";
+  if (a.num_objectives() != b.num_objectives()) return "K differs";
   auto const same_tree = [](sssp::result const& x, sssp::result const& y) {
     return x.distance_data() == y.distance_data() &&
            std::equal(x.parents().begin(), x.parents().end(), y.parents().begin(), y.parents().end());
   };
-  for (int i = 0; i < a.k(); ++i)
+  for (int i = 0; i < a.num_objectives(); ++i)
     if (!same_tree(a.tree(i), b.tree(i))) return "tree of objective " + std::to_string(i) + " differs";
   if (arcs_of(a.combined_graph()) != arcs_of(b.combined_graph())) return "combined graphs differ";
   if (!same_tree(a.combined_tree(), b.combined_tree())) return "MOSP trees differ";

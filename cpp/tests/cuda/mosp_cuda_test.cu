@@ -94,7 +94,7 @@ void expect_files(mosp::result const& r, mosp::result const& ref, fs::path const
   fs::remove_all(base);
   mosp::write_files(got_dir.string(), r, suffix);
   mosp::write_files(ref_dir.string(), ref, suffix);
-  for (int i = 0; i < r.k(); ++i) {
+  for (int i = 0; i < r.num_objectives(); ++i) {
     auto const obj = "obj" + std::to_string(i);
     for (auto const* name : {"distances", "SSSPTree"}) {
       auto const file = std::string(name) + suffix + ".txt";

@@ -37,7 +37,7 @@ void expect_costs_file(fs::path const& file, mosp::result const& r, std::string 
   std::ifstream in(file);
   std::string line;
   auto const costs = r.costs<std::int64_t>();
-  auto const k = static_cast<std::size_t>(r.k());
+  auto const k = static_cast<std::size_t>(r.num_objectives());
   std::size_t v = 0;
   while (std::getline(in, line)) {
     std::string want = std::to_string(v);
@@ -57,7 +57,7 @@ void expect_layout(mosp::result const& r, fs::path const& expected_root, char co
   auto const tmp = fs::temp_directory_path() / ("dyng_mosp_fixture_" + std::to_string(::getpid()));
   fs::remove_all(tmp);
   mosp::write_files(tmp.string(), r, suffix);
-  for (int i = 0; i < r.k(); ++i) {
+  for (int i = 0; i < r.num_objectives(); ++i) {
     auto const obj = "obj" + std::to_string(i);
     for (auto const* base : {"distances", "SSSPTree"}) {
       auto const file = std::string(base) + suffix + ".txt";

@@ -158,7 +158,7 @@ model brute_force(graph const& g, vertex_t s, std::vector<std::int64_t> const& p
 
 void expect_matches_model(mosp::result const& r, model const& m, std::string const& where)
 {
-  for (int i = 0; i < r.k(); ++i) {
+  for (int i = 0; i < r.num_objectives(); ++i) {
     auto const& t = r.tree(i);
     ASSERT_EQ(std::vector<std::int64_t>(t.distances<std::int64_t>().begin(), t.distances<std::int64_t>().end()),
               m.dist[static_cast<std::size_t>(i)]) << where << " objective " << i;
@@ -255,7 +255,7 @@ TEST(Mosp, RejectsBadParametersAndChangesNothing)
   expect_message({.pref = {1000003, 1000033}}, "lcm(pref) * (K + 1) exceeds 2147483647");
   // A valid result is untouched by a rejected batch (K mismatch).
   auto r = mosp::compute(res, g, {.source = 0, .objectives = {1}});
-  EXPECT_EQ(r.k(), 1);
+  EXPECT_EQ(r.num_objectives(), 1);
   EXPECT_EQ(r.objectives()[0], 1);
   auto const version = g.version();
   batch wrong(3);
@@ -311,7 +311,7 @@ TEST(Mosp, ObjectiveSubsetEqualsAGraphOfThoseColumns)
   test::generator gen(4);
   auto g = gen.make_graph(res, {.n = 40, .avg_degree = 3, .k = 3, .zero_weight_share = 0});
   auto r = mosp::compute(res, g, {.source = 0, .objectives = {2, 0}, .pref = {2, 1}});
-  EXPECT_EQ(r.k(), 2);
+  EXPECT_EQ(r.num_objectives(), 2);
   EXPECT_EQ(r.tree(0).params().objective, 2);
   EXPECT_EQ(r.tree(1).params().objective, 0);
   for (int step = 0; step < 5; ++step) {

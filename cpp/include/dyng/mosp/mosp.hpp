@@ -81,8 +81,8 @@ class result final : public result_base {
  public:
   using cost_array = std::variant<std::vector<std::int64_t>, std::vector<double>>;
 
-  /// Number of objectives K.
-  [[nodiscard]] int k() const noexcept { return static_cast<int>(objectives_.size()); }
+  /// Number of objectives K (not the graph's k(), its weight columns: objectives() picks K of them).
+  [[nodiscard]] int num_objectives() const noexcept { return static_cast<int>(objectives_.size()); }
   /// The weight column of each objective.
   [[nodiscard]] std::span<int const> objectives() const noexcept { return objectives_; }
   /// The preference of each objective (all 1 when none was given).
@@ -97,7 +97,7 @@ class result final : public result_base {
   [[nodiscard]] mosp::params& params() noexcept { return params_; }
   [[nodiscard]] mosp::stats const& last_stats() const noexcept { return stats_; }
 
-  /// The sssp tree of objective i (0 <= i < k()), on the graph's column objectives()[i].
+  /// The sssp tree of objective i (0 <= i < num_objectives()), on the graph's column objectives()[i].
   [[nodiscard]] sssp::result const& tree(int i) const;
   /// The combined graph (directed, K + 1 weight columns of the graph's weight type).
   [[nodiscard]] graph const& combined_graph() const noexcept { return combined_; }

@@ -454,7 +454,7 @@ void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_ch
   dd::device_guard guard(res);
   auto const s = dd::stream_of(res);
   auto const n = g.num_vertices();
-  auto const k = r.k();
+  auto const k = r.num_objectives();
   auto const nn = static_cast<std::size_t>(n);
   auto const kk = static_cast<std::size_t>(k);
   auto& dev = access::device(r);
