@@ -166,7 +166,7 @@ struct cycles_options {
   vertex_t window = 0;  // 0: the generated batch anywhere
   std::string updates;
   bool ignore_missing = false;
-  bool compare_recompute = false;
+  bool verify = false;  // recount after the update and compare
   bool json = false;
   std::string output;
   std::int64_t list = 0;  // 0: no list; else the first N cycles of the final graph

@@ -1,6 +1,6 @@
 // dyng cycles: the cycle histogram of a graph (the TruCy/DynTruCy text on stdout), optionally
 // after a batch, from a file or from the original's generator, updated incrementally;
-// timings on stderr (or in the JSON), a recount timed apart with --compare-recompute; with
+// timings on stderr (or in the JSON), a recount timed apart with --verify; with
 // --list N, the first N cycles themselves (cycle_count::list_cycles) after the histogram.
 #include <algorithm>
 #include <cstdio>
@@ -179,7 +179,7 @@ int run_cycles(cycles_options const& o)
     start = std::chrono::steady_clock::now();
     st = cycle_count::update(res, g, b, r);
     update_ms = elapsed_ms(start);
-    if (o.compare_recompute) {
+    if (o.verify) {
       start = std::chrono::steady_clock::now();
       auto const fresh = cycle_count::compute(res, g, p);
       recount_ms = elapsed_ms(start);
@@ -217,7 +217,7 @@ int run_cycles(cycles_options const& o)
       rep.add_number("batch_ms", generate_ms);
       rep.add_number("update_ms", update_ms);
       rep.add_number("update_paths", static_cast<double>(st.paths));
-      if (o.compare_recompute) {
+      if (o.verify) {
         rep.add_number("recompute_ms", recount_ms);
         rep.add_raw("update_equals_recompute", same ? "true" : "false");
       }
@@ -238,7 +238,7 @@ int run_cycles(cycles_options const& o)
     if (has_batch) {
       std::fprintf(stderr, "  batch: %zu deletions, %zu insertions (%.3f ms); update %.3f ms\n", deletions, insertions,
                    generate_ms, update_ms);
-      if (o.compare_recompute)
+      if (o.verify)
         std::fprintf(stderr, "  recompute %.3f ms: %s\n", recount_ms, same ? "equal to the update" : "DIFFERS from the update");
     }
     if (listed)

@@ -60,16 +60,21 @@ int main(int argc, char** argv)
       ->check(a_path());
   cycles.backend.add_to(*cy);
   cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required()->default_str("");
-  auto* cdel = cy->add_option("--deletes", cycles.deletes, "Generated batch: deletions (the original's generator)")
+  // The generator's options (DynTruCy's generate_batch) and --verify keep the names they had
+  // before 0.1 as aliases (--deletes, --inserts, --batch-seed, --batch-locality, --compare-recompute).
+  auto* cdel = cy->add_option("--random-deletions,--deletes", cycles.deletes,
+                              "Generated batch (the original's generator): deletions")
                    ->check(at_least(0));
-  auto* cins = cy->add_option("--inserts", cycles.inserts, "Generated batch: insertions")->check(at_least(0));
-  auto* cseed = cy->add_option("--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)")
+  auto* cins = cy->add_option("--random-insertions,--inserts", cycles.inserts, "Generated batch: insertions")
+                   ->check(at_least(0));
+  auto* cseed = cy->add_option("--seed,--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)")
                     ->check(at_least(0));
-  auto* cloc = cy->add_option("--batch-locality", cycles.window, "Generated batch within a window of W consecutive ids")
+  auto* cloc = cy->add_option("--window,--batch-locality", cycles.window,
+                              "Generated batch within a window of W consecutive ids")
                    ->check(at_least(1));
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(a_path());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
-  cy->add_flag("--compare-recompute", cycles.compare_recompute, "Recount after the update, compare (exit 1 if they differ)");
+  cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "

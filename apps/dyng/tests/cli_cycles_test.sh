@@ -34,8 +34,8 @@ for backend in seq omp; do
   grep -q "equal to the update" "$tmp/err" || { echo "FAIL: c16 $backend compare"; failures=$((failures + 1)); }
 done
 # c20: a locality window; the histogram written with --output.
-check "c20 window" "$dyng" cycles "$data/generator/graph300.txt" -k 6 --deletes 50 --inserts 60 --batch-seed 12345 \
-  --batch-locality 299 --output "$tmp/c20.csv"
+check "c20 window" "$dyng" cycles "$data/generator/graph300.txt" -k 6 --random-deletions 50 --random-insertions 60 \
+  --seed 12345 --window 299 --output "$tmp/c20.csv"
 same "c20 output" "$tmp/c20.csv" "$(printf '# cycle_size, num_of_cycles\n2, 8\n3, 21\n4, 60\n5, 169\n6, 588\nTotal, 846')"
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: --output also printed"; failures=$((failures + 1)); }
 # c11: ring40 with k = 39 has no cycle.
@@ -49,7 +49,7 @@ if command -v python3 >/dev/null; then
 fi
 # A batch file in file ids (tudataset ids are 1-based; 37 -> 1 exists).
 printf -- '- 37 1\n+ 1 41\n' >"$tmp/b.txt"
-check "updates file" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 3 --updates "$tmp/b.txt" --compare-recompute
+check "updates file" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 3 --updates "$tmp/b.txt" --verify
 # --list N: the histogram, then the first N cycles (file ids, from the smallest vertex, by
 # length then ids); the same on every backend; the cut inside the 3-cycles.
 for backend in seq omp; do
