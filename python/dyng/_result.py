@@ -77,6 +77,7 @@ class ResultBase:
         res = resolve(resources)
         g = self._graph
         with using(g, res), b._lock:
+            self._check("update")  # the Python remedy, before the native layer's C++ one
             return native_update(res._native, g._g, b._b, self._r)
 
     def _value(self, name: str, read: Callable[[], Any]) -> Any:

@@ -31,5 +31,7 @@ def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources
         natives.append(r._r)
     res = resolve(resources)
     with using(graph, res), b._lock:
+        for r in results:
+            r._check("update")  # the Python remedy, before the native layer's C++ one
         s = _backend.native().update(res._native, graph._g, b._b, natives)
     return CommitStats._of(s)

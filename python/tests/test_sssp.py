@@ -70,6 +70,13 @@ def test_stale_result_raises() -> None:
         other.distances
     with pytest.raises(ValueError):  # a StaleResultError is a ValueError
         dyng.update(g, dyng.Batch(), results=[other])
+    # The remedy in Python's words, not C++'s, and nothing committed.
+    version = g.version
+    for call in (lambda: dyng.update(g, dyng.Batch(), results=[r, other]),
+                 lambda: dyng.sssp.update(other, dyng.Batch())):
+        with pytest.raises(dyng.StaleResultError, match=r"update of a stale result.*dyng\.update\(graph, batch"):
+            call()
+    assert g.version == version and r.is_current()
     assert not other.is_current() and "stale" in repr(other)
 
 
