@@ -90,6 +90,10 @@ std::string batch_context(invalid_argument const& e, std::string const& what, st
 /// for fewer than `asked` (no more deletions than edges, no more insertions than free pairs).
 void note_shortfall(batch const& b, std::size_t asked, std::string* what);
 
+/// The sssp engine id of `--engine auto|fused|operators` (empty for auto).
+/// @throws invalid_argument for fused or operators without --backend cuda.
+std::string cuda_engine_id(std::string const& choice, resources const& res);
+
 /// The vertex of `--source` (a file id; negative: the file's first vertex).
 /// @throws invalid_argument naming the file ids the graph has.
 vertex_t source_vertex(io::graph_file const& gf, std::int64_t source_id);
@@ -150,6 +154,7 @@ struct mosp_options {
   std::vector<std::int64_t> pref;     // empty: all 1
   batch_options batch;
   std::string combined = "incremental";
+  std::string engine = "auto";
   int repeat = 1;
   bool verify = false;
   bool json = false;

@@ -31,7 +31,8 @@ int run_mosp(mosp_options const& o)
   auto const source = source_vertex(gf, o.source);
   mosp::params const p{.source = source, .objectives = o.objectives, .pref = o.pref,
                        .combined = o.combined == "rebuild" ? mosp::combined_update::rebuild
-                                                           : mosp::combined_update::incremental};
+                                                           : mosp::combined_update::incremental,
+                       .engine = cuda_engine_id(o.engine, res)};
 
   report out(o.json);
   output_guard written(o.out);  // a failed run leaves no partial results
@@ -60,6 +61,7 @@ int run_mosp(mosp_options const& o)
     names += (names.empty() ? "" : ", ") + std::to_string(c) + " (" + gf.weight_names[static_cast<std::size_t>(c)] + ")";
   out.add("objectives", names);
   out.add("pref", joined(r.pref()));
+  out.add("engine", r.last_stats().engine);
   out.add_timing("compute", summarize(times));
   out.add_number("combined arcs", static_cast<double>(r.combined_graph().num_edges()));
   if (!o.out.empty()) mosp::write_files(o.out, r, "Original");

@@ -66,9 +66,7 @@ int run_sssp(sssp_options const& o)
   auto& g = gf.graph;
   auto const source = source_vertex(gf, o.source);
   auto const objectives = objectives_of(o.objective, g.k());
-  if (o.engine != "auto" && res.backend() != backend::cuda)
-    throw invalid_argument("--engine " + o.engine + " selects a CUDA engine; add --backend cuda");
-  std::string const engine = o.engine == "auto" ? std::string() : "sssp.cuda." + o.engine;
+  auto const engine = cuda_engine_id(o.engine, res);
   sssp::strategy const strategy = o.strategy == "incremental" ? sssp::strategy::incremental
                                   : o.strategy == "recompute" ? sssp::strategy::recompute
                                                               : sssp::strategy::automatic;

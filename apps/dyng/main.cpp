@@ -47,6 +47,8 @@ int main(int argc, char** argv)
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
       ->delimiter(',');
   mosp.batch.add_to(*mp);
+  mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
+      ->check(CLI::IsMember({"auto", "fused", "operators"}));
   mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch")
       ->check(CLI::IsMember({"incremental", "rebuild"}));
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));

@@ -253,6 +253,14 @@ std::string batch_context(invalid_argument const& e, std::string const& what, st
          (absent ? "; --ignore-missing skips absent edges" : "");
 }
 
+std::string cuda_engine_id(std::string const& choice, resources const& res)
+{
+  if (choice == "auto") return {};
+  if (res.backend() != backend::cuda)
+    throw invalid_argument("--engine " + choice + " selects a CUDA engine; add --backend cuda");
+  return "sssp.cuda." + choice;
+}
+
 void note_shortfall(batch const& b, std::size_t asked, std::string* what)
 {
   auto const made = b.insertions() + b.deletions();

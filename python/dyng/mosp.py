@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Result", "Stats", "compute", "update", "verify", "write_files"]
+__all__ = ["Result", "Stats", "compute", "engines", "update", "verify", "write_files"]
 
 Strategy = Literal["automatic", "incremental", "recompute"]
 Combined = Literal["incremental", "rebuild"]
@@ -41,10 +41,11 @@ class Stats:
     combined_changes: int  # rows of the batch derived for the combined graph
     cost_updates: int  # vertices whose costs were recomputed
     rebuilt: bool  # the combined graph was built from scratch
+    engine: str  # id of the sssp engine that ran the trees
 
 
 def _stats(s: Any) -> Stats:
-    return Stats(int(s.parent_changes), int(s.combined_changes), int(s.cost_updates), bool(s.rebuilt))
+    return Stats(int(s.parent_changes), int(s.combined_changes), int(s.cost_updates), bool(s.rebuilt), str(s.engine))
 
 
 class Result(ResultBase):
@@ -57,7 +58,8 @@ class Result(ResultBase):
 
     Pickles together with its graph (``pickle.dumps((graph, result))``); unpickling computes it
     again on the restored graph (K + 1 shortest-path runs; every array is a function of the
-    graph and params, so it equals the pickled result)."""
+    graph and params, so it equals the pickled result; sequentially, so without a pinned
+    engine)."""
 
     __slots__ = ()
 
@@ -87,6 +89,11 @@ class Result(ResultBase):
     def lcm(self) -> int:
         """L = lcm(pref): combined-graph distances are in units of 1/L."""
         return int(self._r.lcm)
+
+    @property
+    def engine(self) -> str | None:
+        """The sssp engine pinned for the trees at compute, or None (ranked)."""
+        return str(self._r.params.engine) or None
 
     @property
     def strategy(self) -> Strategy:
@@ -176,8 +183,11 @@ def _int_list(values: Sequence[int] | None, what: str, bits: int) -> list[int]:
 
 
 def _params(core: Any, source: int, objectives: Sequence[int] | None, pref: Sequence[int] | None,
-            strategy: str, combined: str) -> Any:
+            strategy: str, combined: str, engine: str | None = None) -> Any:
     p = core.MospParams()
+    if engine is not None and not isinstance(engine, str):
+        raise TypeError(f"engine={engine!r}; give an engine id (dyng.mosp.engines()) or None")
+    p.engine = engine or ""
     p.source = as_int32(source, "source")
     p.objectives = _int_list(objectives, "objectives", 32)
     p.pref = _int_list(pref, "pref", 64)
@@ -194,22 +204,30 @@ def compute(
     pref: Sequence[int] | None = None,
     strategy: Strategy = "automatic",
     combined: Combined = "incremental",
+    engine: str | None = None,
     resources: Resources | None = None,
 ) -> Result:
     """MOSP paths from ``source`` over the weight columns ``objectives`` (default: all), with
     preferences ``pref`` (one positive int per objective; default all 1). ``strategy`` is the
     sssp update strategy of the trees; ``combined`` how updates bring the combined graph up to
-    date (``"incremental"``, or ``"rebuild"`` as the original).
+    date (``"incremental"``, or ``"rebuild"`` as the original); ``engine`` pins the sssp engine
+    of the trees (:func:`engines`), for this result's life.
 
     Raises InvalidArgumentError (source out of range, an objective out of range or repeated,
-    pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type)."""
+    pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type, an unknown
+    engine), NotSupportedError (an engine of another backend)."""
     expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
     core = _backend.native()
-    p = _params(core, source, objectives, pref, strategy, combined)
+    p = _params(core, source, objectives, pref, strategy, combined, engine)
     res = resolve(resources)
     with using(graph, res):
         r = core.mosp_compute(res._native, graph._g, p)
     return Result(r, graph)
+
+
+def engines(resources: Resources | None = None) -> list[str]:
+    """The sssp engines the trees can be pinned to (``compute(engine=...)``), in ranking order."""
+    return list(_backend.native().sssp_engines(resolve(resources)._native))
 
 
 def update(result: Result, batch: Batch, *, resources: Resources | None = None) -> Stats:

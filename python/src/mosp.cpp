@@ -34,13 +34,15 @@ void bind_mosp(nb::module_& m)
       .def_rw("objectives", &mosp::params::objectives)
       .def_rw("pref", &mosp::params::pref)
       .def_rw("strategy", &mosp::params::strategy)
-      .def_rw("combined", &mosp::params::combined);
+      .def_rw("combined", &mosp::params::combined)
+      .def_rw("engine", &mosp::params::engine);
 
   nb::class_<mosp::stats>(s, "MospStats")
       .def_ro("parent_changes", &mosp::stats::parent_changes)
       .def_ro("combined_changes", &mosp::stats::combined_changes)
       .def_ro("cost_updates", &mosp::stats::cost_updates)
-      .def_ro("rebuilt", &mosp::stats::rebuilt);
+      .def_ro("rebuilt", &mosp::stats::rebuilt)
+      .def_ro("engine", &mosp::stats::engine);
 
   nb::class_<mosp::result, result_base>(s, "MospResult")
       .def_prop_ro("num_objectives", &mosp::result::num_objectives)

@@ -113,6 +113,23 @@ def test_quick() -> None:
     assert "current" in repr(r)
 
 
+def test_engine_pinned_for_the_trees() -> None:
+    g = dyng.Graph([0, 0, 1], [1, 2, 2], np.array([[1, 5], [4, 1], [1, 1]]), n=3)
+    seq = dyng.Resources.sequential()
+    ranked = dyng.mosp.compute(g, 0, resources=seq)
+    assert ranked.engine is None and ranked.stats.engine == dyng.mosp.engines(seq)[0]
+    assert dyng.mosp.engines(seq) == dyng.sssp.engines(seq)
+    r = dyng.mosp.compute(g, 0, engine="sssp.seq.dijkstra", resources=seq)
+    assert (r.engine, r.stats.engine) == ("sssp.seq.dijkstra", "sssp.seq.dijkstra")
+    assert dyng.mosp.update(r, dyng.Batch(2).insert(1, 0, [1, 1]), resources=seq).engine == "sssp.seq.dijkstra"
+    with pytest.raises(dyng.InvalidArgumentError, match="no engine has id 'sssp.nope'"):
+        dyng.mosp.compute(g, 0, engine="sssp.nope", resources=seq)
+    with pytest.raises(dyng.NotSupportedError, match="runs on the openmp backend"):
+        dyng.mosp.compute(g, 0, engine="sssp.omp.nearfar", resources=seq)
+    with pytest.raises(TypeError, match="engine"):
+        dyng.mosp.compute(g, 0, engine=3)  # type: ignore[arg-type]
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.data())
 def test_matches_brute_force_and_update_equals_recompute(data: st.DataObject) -> None:

@@ -80,6 +80,9 @@ expect_exit 2 "--random: expected a whole number of at least 0, got '-1'" sssp -
 expect_exit 2 "file: expected a path, got an empty argument" info ""
 expect_exit 2 "--updates: expected a path" sssp --updates ""
 expect_exit 2 "--out: expected a path" mosp --out ""
+# --engine names a CUDA engine: refused on a CPU backend, for sssp and for mosp's trees.
+expect_exit 1 "--engine fused selects a CUDA engine; add --backend cuda" sssp --engine fused
+expect_exit 1 "--engine operators selects a CUDA engine; add --backend cuda" mosp --engine operators
 expect_exit 2 "--repeat: expected a whole number of at least 1, got '0'" sssp --repeat 0
 expect_exit 2 "--source: expected a whole number of at least 0" sssp --source -7
 expect_exit 2 "--weight-scale: expected a finite number of at least 0, got 'nan'" sssp --weight-scale nan

@@ -241,8 +241,8 @@ void rebuild(resources const& res, graph const& g, result& r)
   {
     scoped_stage stage(res.profiler(), "mosp.combined");
     access::combined(r) = build_combined<W>(res, g, r);
-    access::combined_tree(r) = sssp::compute(res, access::combined(r),
-                                             {.source = r.source(), .objective = 0, .strategy = p.strategy});
+    access::combined_tree(r) = sssp::compute(
+        res, access::combined(r), {.source = r.source(), .objective = 0, .engine = p.engine, .strategy = p.strategy});
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
   full_costs<W>(res, r);
@@ -395,6 +395,12 @@ void result::check_update(resources const& res, graph const& g, batch const& b) 
                    list(objectives_) + " and pref " + list(pref_) + ", and its params() name source " +
                    std::to_string(params_.source) + ", objectives " + list(named.objectives) + " and pref " +
                    list(named.pref) + "; they are fixed at compute: call mosp::compute for another result");
+  auto const& pinned = trees_.front().params().engine;
+  DYNG_EXPECTS(params_.engine == pinned,
+               "mosp::update: the result's trees run " +
+                   (pinned.empty() ? std::string("the ranked sssp engine") : "'" + pinned + "'") +
+                   ", and its params() name engine '" + params_.engine +
+                   "'; the engine is fixed at compute: call mosp::compute for another result");
   for (auto const& t : trees_) t.check_update(res, g, b);
   // The combined tree is updated with these resources too, on a batch derived later.
   combined_tree_.check_update(res, combined_, batch(combined_.k(), batch_semantics::mosp));
@@ -449,7 +455,8 @@ result compute(resources const& res, graph const& g, params const& p)
     scoped_stage stage(res.profiler(), "mosp.trees");
     std::vector<std::optional<sssp::result>> made(rp.objectives.size());
     for_each_tree(res, made.size(), [&](std::size_t i, resources const& r) {
-      made[i] = sssp::compute(r, g, {.source = p.source, .objective = rp.objectives[i], .strategy = p.strategy});
+      made[i] = sssp::compute(
+          r, g, {.source = p.source, .objective = rp.objectives[i], .engine = p.engine, .strategy = p.strategy});
     });
     for (auto& t : made) trees.push_back(std::move(*t));
     trees_written_on(res, trees);
@@ -474,6 +481,7 @@ result compute(resources const& res, graph const& g, params const& p)
   } else {
     with_weight_type(g.impl(), [&](auto w) { rebuild<decltype(w)>(res, g, r); });
   }
+  access::stats(r).engine = access::trees(r).front().last_stats().engine;
   access::stamp(r, g);
   return r;
 }
@@ -518,6 +526,7 @@ void result::apply_changes(resources const& res, graph const& g)
     prof->count("mosp.combined_changes", stats_.combined_changes);
     prof->count("mosp.cost_updates", stats_.cost_updates);
   }
+  stats_.engine = trees_.front().last_stats().engine;
   stamp(g);
 }
 

@@ -59,6 +59,7 @@ std::string verify(graph const& g, result const& r)
   p.objectives.assign(r.objectives().begin(), r.objectives().end());
   p.pref.assign(r.pref().begin(), r.pref().end());
   p.combined = combined_update::rebuild;
+  p.engine.clear();  // the reference runs sequential, whatever engine the result pinned
   std::optional<graph> copy;
   if (g.impl().device) copy.emplace(dyng::detail::host_copy(g));
   auto const ref = compute(resources::sequential(), copy ? *copy : g, p);

@@ -297,12 +297,38 @@ TEST(Mosp, UpdateRefusesParamsOfAnotherResult)
   refused([](mosp::params& p) { p.objectives = {1}; }, "objectives [1] and pref [1]; they are fixed at compute");
   refused([](mosp::params& p) { p.pref = {1, 2}; }, "pref [1, 2]; they are fixed");
   refused([](mosp::params& p) { p.source = 100; }, "source 100 out of range [0, 20)");
+  refused([](mosp::params& p) { p.engine = "sssp.seq.dijkstra"; },
+          "trees run the ranked sssp engine, and its params() name engine 'sssp.seq.dijkstra'; the engine is "
+          "fixed at compute");
   EXPECT_EQ(mosp::verify(g, r), "");
   r.params().objectives = {0, 1};  // the same objectives, spelled out: accepted
   r.params().combined = mosp::combined_update::rebuild;
   dyng::update(res, g, b, r);
   EXPECT_TRUE(r.last_stats().rebuilt);
   EXPECT_EQ(mosp::verify(g, r), "");
+}
+
+TEST(Mosp, EnginePinnedForTheTrees)
+{
+  // params::engine pins the sssp engine of the K trees and the combined tree; stats name it.
+  test::generator gen(4);
+  graph_spec const spec{.n = 30, .k = 2};
+  for (auto const& [name, res] : cpu_backends()) {
+    auto g = gen.make_graph(res, spec);
+    auto const ranked = mosp::compute(res, g, {});
+    EXPECT_EQ(ranked.last_stats().engine, sssp::engines(res).front()) << name;
+    auto const id = sssp::engines(res).back();
+    auto r = mosp::compute(res, g, {.engine = id});
+    EXPECT_EQ(r.last_stats().engine, id) << name;
+    for (int i = 0; i < r.num_objectives(); ++i) EXPECT_EQ(r.tree(i).params().engine, id) << name;
+    dyng::update(res, g, gen.make_batch(g, spec, 6), r);
+    EXPECT_EQ(r.last_stats().engine, id) << name;
+    EXPECT_EQ(mosp::verify(g, r), "") << name;
+    EXPECT_THROW((void)mosp::compute(res, g, {.engine = "sssp.nope"}), invalid_argument) << name;
+  }
+  auto const seq = resources::sequential();
+  auto g = gen.make_graph(seq, spec);
+  EXPECT_THROW((void)mosp::compute(seq, g, {.engine = "sssp.omp.nearfar"}), not_supported);  // another backend
 }
 
 TEST(Mosp, ObjectiveSubsetEqualsAGraphOfThoseColumns)

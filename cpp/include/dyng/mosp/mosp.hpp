@@ -67,6 +67,9 @@ struct params {
   /// How the per-objective trees and the MOSP tree update (see sssp::strategy).
   sssp::strategy strategy = sssp::strategy::automatic;
   mosp::combined_update combined = mosp::combined_update::incremental;
+  /// The sssp engine of the K trees and the combined tree, pinned by id (`sssp::engines(res)`);
+  /// empty: sssp's ranking. Fixed at compute, like the source.
+  std::string engine = {};
 };
 
 /// What the last compute or update did.
@@ -75,6 +78,7 @@ struct stats {
   std::int64_t combined_changes = 0;  ///< rows of the batch derived for the combined graph
   std::int64_t cost_updates = 0;      ///< vertices whose costs were recomputed
   bool rebuilt = false;               ///< the combined graph was built from scratch
+  std::string engine;                 ///< id of the sssp engine that ran the trees
 };
 
 class result final : public result_base {
@@ -92,8 +96,8 @@ class result final : public result_base {
   [[nodiscard]] vertex_t source() const noexcept { return source_; }
   [[nodiscard]] vertex_t size() const noexcept { return combined_tree_.size(); }
   [[nodiscard]] mosp::params const& params() const noexcept { return params_; }
-  /// Change how later updates run (strategy, combined update). The source, objectives and
-  /// preferences are fixed at compute: an update refuses params() that name others.
+  /// Change how later updates run (strategy, combined update). The source, objectives,
+  /// preferences and engine are fixed at compute: an update refuses params() that name others.
   [[nodiscard]] mosp::params& params() noexcept { return params_; }
   [[nodiscard]] mosp::stats const& last_stats() const noexcept { return stats_; }
 
@@ -146,14 +150,15 @@ class result final : public result_base {
 
 /// Computes the K trees, the combined graph, its tree and the path costs.
 /// @throws invalid_argument (source out of range, an objective out of range or repeated,
-///         pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type);
-///         not_supported (from the sssp family). Nothing is returned half-built.
+///         pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type, an
+///         unknown engine id); not_supported (from the sssp family, e.g. an engine of another
+///         backend). Nothing is returned half-built.
 [[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
 /// @throws stale_result, invalid_argument (a bad batch; params() naming another source,
-///         objectives or preferences), not_supported (no engine for these resources): nothing
-///         has changed.
+///         objectives, preferences or engine), not_supported (no engine for these resources):
+///         nothing has changed.
 stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// Checks `r` against a from-scratch sequential compute on `g`, element by element (the K trees,

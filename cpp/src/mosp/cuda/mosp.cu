@@ -515,8 +515,8 @@ void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_ch
     graph_options const opts{.directed = true, .k = k + 1, .weight_type = weight_type::int32,
                              .duplicates = duplicate_edges::error};
     access::combined(r) = graph::from_edges(res, n, hs, hd, std::span<W const>(hw), opts);
-    access::combined_tree(r) = sssp::compute(res, access::combined(r),
-                                             {.source = r.source(), .objective = 0, .strategy = p.strategy});
+    access::combined_tree(r) = sssp::compute(
+        res, access::combined(r), {.source = r.source(), .objective = 0, .engine = p.engine, .strategy = p.strategy});
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
   device_costs(res, r);
