@@ -226,6 +226,18 @@ TEST(CycleCount, ParamsAndDispatch)
     EXPECT_THROW((void)cycle_count::compute(res, g, {.k = 3, .engine = "cycle_count.omp.dfs"}), not_supported);
     auto const omp = resources::openmp(2);
     EXPECT_EQ(cycle_count::compute(omp, g, {.k = 3}).last_stats().engine, "cycle_count.omp.dfs");
+    // So is an update with resources the pinned engine does not run on: before the commit.
+    auto h = test::unweighted_graph(res, 3, {{0, 1}, {1, 0}});
+    auto pinned = cycle_count::compute(res, h, {.k = 3, .engine = "cycle_count.seq.dfs"});
+    try {
+      dyng::update(omp, h, batch().insert(1, 2, 1.0).insert(2, 0, 1.0), pinned);
+      ADD_FAILURE() << "the pinned sequential engine ran on OpenMP resources";
+    } catch (not_supported const& e) {
+      EXPECT_NE(std::string(e.what()).find("runs on the sequential backend"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(h.version(), 0u);
+    EXPECT_TRUE(pinned.is_current(h));
+    EXPECT_EQ(pinned.total(), 1u);
   }
   // Multigraphs are declined by name.
   std::vector<vertex_t> s{0, 0, 1}, d{1, 1, 0};

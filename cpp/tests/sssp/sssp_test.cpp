@@ -426,6 +426,21 @@ TEST(Sssp, FromArraysAdoptsExactResults)
   auto wrong = d;
   wrong[3] = 1;
   EXPECT_THROW((void)sssp::from_arrays(res, g, {.source = 0}, wrong, parents, true), invalid_argument);
+  // Each refusal names what is wrong and the remedy.
+  auto const message = [&](auto&& distances, std::vector<vertex_t> const& p, bool canonicalize) {
+    try {
+      (void)sssp::from_arrays(res, g, {.source = 0}, distances, p, canonicalize);
+    } catch (invalid_argument const& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(message(wrong, parents, true).find("distance of vertex 3 is 1"), std::string::npos);
+  EXPECT_NE(message(d, other_parents, false).find("pass canonicalize=true"), std::string::npos);
+  EXPECT_NE(message(std::vector<double>(4, 0.0), parents, true).find("distances must be int64 for int32 weights"),
+            std::string::npos);
+  EXPECT_NE(message(std::vector<std::int64_t>(3, 0), parents, true).find("expected 4 distances and parents, got 3 and 4"),
+            std::string::npos);
 }
 
 TEST(Sssp, CloneIsIndependent)
