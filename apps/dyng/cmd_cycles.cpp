@@ -199,7 +199,7 @@ int run_cycles(cycles_options const& o)
   if (!o.output.empty()) io::write_cycle_histogram(o.output, r.histogram());
   if (o.json) {
     report rep(true);
-    rep.add("file", l.description);
+    rep.add("graph", l.description);
     rep.add("backend", std::string(to_string(res.backend())));
     rep.add("engine", r.last_stats().engine);
     rep.add_number("threads", res.threads());

@@ -21,7 +21,7 @@ int run_info(graph_options const& o, bool json)
     isolated += d == 0;
   }
   report r(json);
-  r.add("file", gf.description);
+  r.add("graph", gf.description);
   r.add("format", std::string(io::to_string(gf.format)));
   r.add_number("vertices", g.num_vertices());
   r.add_number("arcs", static_cast<double>(g.num_edges()));

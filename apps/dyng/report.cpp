@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -281,18 +282,37 @@ timing summarize(std::vector<double> ms)
   return t;
 }
 
+namespace {
+/// A table label as a JSON key every subcommand spells alike: lower case, each run of other
+/// characters one underscore ("weight changes" -> "weight_changes").
+std::string json_key(std::string const& label)
+{
+  std::string key;
+  for (char c : label) {
+    auto const u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) {
+      key += static_cast<char>(std::tolower(u));
+    } else if (!key.empty() && key.back() != '_') {
+      key += '_';
+    }
+  }
+  while (!key.empty() && key.back() == '_') key.pop_back();
+  return key;
+}
+}  // namespace
+
 void report::add(std::string const& key, std::string const& value)
 {
   text_.emplace_back(key, value);
-  json_fields_.emplace_back(key, json_string(value));
+  json_fields_.emplace_back(json_key(key), json_string(value));
 }
 
-void report::add_raw(std::string const& key, std::string const& json) { json_fields_.emplace_back(key, json); }
+void report::add_raw(std::string const& key, std::string const& json) { json_fields_.emplace_back(json_key(key), json); }
 
 void report::add_number(std::string const& key, double value, std::string const& unit)
 {
   text_.emplace_back(key, number(value, false) + (unit.empty() ? "" : " " + unit));
-  json_fields_.emplace_back(key, number(value, true));
+  json_fields_.emplace_back(json_key(key), number(value, true));
 }
 
 void report::add_timing(std::string const& key, timing const& t)
@@ -301,7 +321,7 @@ void report::add_timing(std::string const& key, timing const& t)
   if (t.trials > 1)
     text += " (min of " + std::to_string(t.trials) + ", median " + number(t.median_ms, false) + " ms)";
   text_.emplace_back(key, text);
-  json_fields_.emplace_back(key, "{\"min_ms\": " + number(t.min_ms, true) + ", \"median_ms\": " + number(t.median_ms, true) +
+  json_fields_.emplace_back(json_key(key), "{\"min_ms\": " + number(t.min_ms, true) + ", \"median_ms\": " + number(t.median_ms, true) +
                                      ", \"trials\": " + std::to_string(t.trials) + "}");
 }
 

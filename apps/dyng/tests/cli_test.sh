@@ -114,7 +114,7 @@ printf '0 1\n1 0\n' >"$tmp/tab$(printf '\t')name.txt"
 check "json escapes" "$dyng" cycles "$tmp/tab$(printf '\t')name.txt" -k 2 --json
 if command -v python3 >/dev/null; then
   cp "$tmp/out" "$tmp/tab.json"
-  check "json escapes parse" python3 -c "import json; d=json.load(open('$tmp/tab.json')); assert 'tab\tname' in d['file'] and d['histogram']=={'2':1}"
+  check "json escapes parse" python3 -c "import json; d=json.load(open('$tmp/tab.json')); assert 'tab\tname' in d['graph'] and d['histogram']=={'2':1}"
 fi
 
 # dyng mosp on fixture r05 (K = 2): the per-objective files byte for byte against the original's,
