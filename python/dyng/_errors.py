@@ -58,3 +58,25 @@ for _cls in (Error, InvalidArgumentError, StaleResultError, NotSupportedError, I
              InternalError, BackendWarning):
     _cls.__module__ = "dyng"  # shown as dyng.InvalidArgumentError in tracebacks
 del _cls
+
+
+# libdyng words its remedies in C++; a Python caller gets the same remedy in Python's spelling.
+# Applied by the native modules' exception translation (python/src/errors.cpp) to every message.
+_CPP_TO_PYTHON = (
+    (r"missing_edge::(\w+)", r'missing="\1"'),
+    (r"duplicate_edges::(\w+)", r'duplicates="\1"'),
+    (r"batch_semantics::(\w+)", r'semantics="\1"'),
+    (r"dyng::batch\((\d+), \.\.\.\)", r"dyng.Batch(\1)"),
+    (r"dyng::update\b", "dyng.update"),
+    (r"canonicalize=true", "canonicalize=True"),
+    (r"cycle_count::unbounded \(-1\)", "k=None"),
+)
+
+
+def _pythonic(message: str) -> str:
+    """``message`` with the C++ spellings of its remedies replaced by their Python ones."""
+    import re
+
+    for cpp, python in _CPP_TO_PYTHON:
+        message = re.sub(cpp, python, message)
+    return message

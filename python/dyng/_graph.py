@@ -382,6 +382,7 @@ class Batch:
 
     def insert(self, u: int, v: int, w: float | Sequence[float] = 1) -> Batch:
         """Insert u -> v (both directions on an undirected graph) with weight(s) ``w``."""
+        u, v = as_int32(u, "Batch.insert: u"), as_int32(v, "Batch.insert: v")
         row = float(w) if isinstance(w, (int, float)) else _weight_row(w)
         with self._lock:
             self._b.insert(u, v, row)
@@ -389,12 +390,14 @@ class Batch:
 
     def erase(self, u: int, v: int) -> Batch:
         """Delete the edge u -> v."""
+        u, v = as_int32(u, "Batch.erase: u"), as_int32(v, "Batch.erase: v")
         with self._lock:
             self._b.erase(u, v)
         return self
 
     def set_weights(self, u: int, v: int, w: float | Sequence[float]) -> Batch:
         """Set the weights of the existing edge u -> v."""
+        u, v = as_int32(u, "Batch.set_weights: u"), as_int32(v, "Batch.set_weights: v")
         row = float(w) if isinstance(w, (int, float)) else _weight_row(w)
         with self._lock:
             self._b.set_weights(u, v, row)

@@ -27,7 +27,10 @@ def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources
         if g is None:
             raise TypeError(f"results[{i}] is a {type(r).__name__}, not a dyng result")
         if g is not graph:
-            raise InvalidArgumentError(f"results[{i}] belongs to another graph; dyng.update updates the results of `graph` only")
+            raise InvalidArgumentError(
+                f"results[{i}] belongs to another graph (its .graph); dyng.update updates the results of `graph` "
+                "only. A result unpickled on its own comes with its own copy of the graph: pickle them together, "
+                "pickle.dumps((graph, result))")
         natives.append(r._r)
     res = resolve(resources)
     with using(graph, res), b._lock:

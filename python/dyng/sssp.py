@@ -28,7 +28,9 @@ Strategy = Literal["automatic", "incremental", "recompute"]
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """What the last compute or update did."""
+    """What the last compute or update did. An update that passed ``recompute_fraction`` gave up
+    and recomputed (``recomputed``); its ``invalidated`` is then the count at which it stopped
+    counting, not the whole set."""
 
     invalidated: int  # vertices whose distance was reset
     affected: int  # vertices re-evaluated
@@ -94,7 +96,8 @@ class Result(ResultBase):
 
     @property
     def distances(self) -> Array:
-        """Distances from the source (int64 or float64)."""
+        """Distances from the source: int64 for int32 weights, float64 for float64 weights;
+        unreachable vertices hold the largest int64 (``np.iinfo(np.int64).max``) or +inf."""
         return self._tree_array("distances")
 
     @property
@@ -102,6 +105,24 @@ class Result(ResultBase):
         """The canonical shortest-path tree: parent of each vertex, -1 for the source and
         unreachable vertices."""
         return self._tree_array("parents")
+
+    def path_to(self, target: int) -> list[int]:
+        """The shortest path from the source to ``target`` along the canonical tree, as vertex
+        ids from the source to ``target``; [] when ``target`` is unreachable."""
+        t = as_int32(target, "path_to: target")
+        parents = self.parents.to_numpy()  # a host copy for a result on the device
+        n = len(parents)
+        if not 0 <= t < n:
+            raise InvalidArgumentError(f"path_to: target {t} is out of range [0, {n}); ids are 0-based")
+        source = self.source
+        path = [t]
+        while path[-1] != source:
+            p = int(parents[path[-1]])
+            if p < 0:
+                return []  # unreachable
+            path.append(p)
+        path.reverse()
+        return path
 
     @property
     def zero_arcs(self) -> Array:

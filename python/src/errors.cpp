@@ -3,6 +3,8 @@
 // module maps to the very same classes); each also subclasses the nearest built-in.
 #include <dyng/core/error.hpp>
 
+#include <string_view>
+
 #include "bindings.hpp"
 
 namespace dyng::python {
@@ -10,9 +12,16 @@ namespace {
 
 void raise(char const* name, std::exception const& e)
 {
-  // Looked up on each translation (errors are rare); the module is cached in sys.modules.
-  nb::object cls = nb::module_::import_("dyng._errors").attr(name);
-  PyErr_SetString(cls.ptr(), e.what());
+  // Looked up on each translation (errors are rare); the module is cached in sys.modules. The
+  // message's C++ remedies are respelled for Python (dyng._errors._pythonic).
+  nb::module_ errors = nb::module_::import_("dyng._errors");
+  std::string_view const what = e.what();  // a file name in it may not be UTF-8
+  nb::object message = nb::steal(PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "replace"));
+  try {
+    message = errors.attr("_pythonic")(message);
+  } catch (nb::python_error const&) {  // keep the message as it is
+  }
+  PyErr_SetObject(errors.attr(name).ptr(), message.ptr());
 }
 
 }  // namespace

@@ -38,6 +38,28 @@ def test_python_defaults_are_the_native_ones() -> None:
     assert _DEFAULT_RECOMPUTE_FRACTION == _backend.native().SsspParams().recompute_fraction
 
 
+def test_path_to_walks_the_tree() -> None:
+    g, r = quick()  # 0 -> 2 (1), 2 -> 1 (2), 1 -> 3 (5)
+    assert r.path_to(3) == [0, 2, 1, 3] and r.path_to(0) == [0]
+    h = dyng.Graph([0], [1], [1], n=3)
+    assert dyng.sssp.compute(h, 0).path_to(2) == []  # unreachable
+    with pytest.raises(dyng.InvalidArgumentError, match="target 4 is out of range"):
+        r.path_to(4)
+    with pytest.raises(TypeError, match="target must be an int"):
+        r.path_to(1.0)  # type: ignore[arg-type]
+
+
+def test_remedies_are_spelled_for_python() -> None:
+    g, r = quick()
+    with pytest.raises(dyng.InvalidArgumentError, match='missing="ignore"'):
+        dyng.update(g, dyng.Batch().erase(3, 0), results=[r])
+    with pytest.raises(dyng.InvalidArgumentError, match=r"dyng\.Batch\(1\)"):
+        dyng.update(g, dyng.Batch(2).insert(0, 3, [1, 1]), results=[r])
+    with pytest.raises(TypeError, match="Batch.insert: u must be an int"):
+        dyng.Batch().insert(0.0, 1, 2)  # type: ignore[arg-type]
+    assert r.is_current()
+
+
 def test_results_show_their_settings_and_copy() -> None:
     g, _ = quick()
     r = dyng.sssp.compute(g, 0, strategy="incremental", recompute_fraction=0.5)

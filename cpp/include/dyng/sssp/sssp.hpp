@@ -56,7 +56,9 @@ struct params {
   double recompute_fraction = 0.25;
 };
 
-/// What the last compute or update did.
+/// What the last compute or update did. An update past `recompute_fraction` stops counting the
+/// invalidated vertices once the threshold is passed, recomputes, and says so (`recomputed`):
+/// its `invalidated` is then the count at which it gave up, not the whole set.
 struct stats {
   std::int64_t invalidated = 0;  ///< vertices whose distance was reset (subtrees of lost arcs)
   std::int64_t affected = 0;     ///< vertices whose distance or parent was re-evaluated
