@@ -1,10 +1,13 @@
 """The NetworkX backend ``dyng`` (entry point ``networkx.backends``)::
 
     nx.single_source_dijkstra_path_length(G, s, backend="dyng")
+    nx.dijkstra_path(G, s, t, backend="dyng"); nx.dijkstra_path_length(G, s, t, backend="dyng")
 
 NetworkX converts the graph with :meth:`BackendInterface.convert_from_nx` and calls the function
 of the same name here. Semantics match NetworkX's: the same distances (int or float as the
-weights), unreachable nodes absent, ``cutoff`` honoured, missing weights count 1.
+weights), unreachable nodes absent (``NetworkXNoPath`` for a path), ``cutoff`` honoured, missing
+weights count 1. Among equally short paths, ``dijkstra_path`` takes the canonical tree's
+(docs/adr/0003), which may differ from the one NetworkX returns.
 
 Not registered: ``simple_cycles``. NetworkX's function yields every cycle lazily, in its own order
 and without a cap; dyng counts cycles and lists a capped prefix in its own canonical order
@@ -88,17 +91,9 @@ class BackendInterface:
 
     @staticmethod
     def single_source_dijkstra_path_length(G: NxGraph, source: Any, cutoff: Any = None, weight: Any = "weight") -> dict[Any, Any]:
-        import networkx as nx
         import numpy as np
 
-        from . import sssp
-        from ._resources import host_resources
-
-        if source not in G.index:
-            raise nx.NodeNotFound(f"Node {source} not found in graph")
-        if callable(weight):  # can_run declines these; a direct call gets the same answer
-            raise TypeError("dyng takes weights from an edge attribute, not a callable")
-        r = sssp.compute(G.weighted_by(weight), G.index[source], resources=host_resources())
+        r = _tree(G, source, weight)
         d = r.distances.to_numpy()
         inf = np.iinfo(np.int64).max if d.dtype == np.int64 else np.inf
         reach = np.flatnonzero(d != inf)
@@ -107,6 +102,49 @@ class BackendInterface:
         order = reach[np.argsort(d[reach], kind="stable")]
         vals = d[order].tolist()
         return {G.nodes[i]: vals[j] for j, i in enumerate(order.tolist())}
+
+    @staticmethod
+    def dijkstra_path(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> list[Any]:
+        r, t = _tree(G, source, weight), _target(G, source, target)
+        path = r.path_to(t)
+        if not path:
+            _no_path(source, target)
+        return [G.nodes[i] for i in path]
+
+    @staticmethod
+    def dijkstra_path_length(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> Any:
+        r, t = _tree(G, source, weight), _target(G, source, target)
+        if not r.path_to(t):
+            _no_path(source, target)
+        return r.distances.to_numpy()[t].item()
+
+
+def _tree(G: NxGraph, source: Any, weight: Any) -> Any:
+    """The sssp result from ``source`` on the host (NodeNotFound for a node G lacks)."""
+    import networkx as nx
+
+    from . import sssp
+    from ._resources import host_resources
+
+    if source not in G.index:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    if callable(weight):  # can_run declines these; a direct call gets the same answer
+        raise TypeError("dyng takes weights from an edge attribute, not a callable")
+    return sssp.compute(G.weighted_by(weight), G.index[source], resources=host_resources())
+
+
+def _target(G: NxGraph, source: Any, target: Any) -> int:
+    import networkx as nx
+
+    if target not in G.index:
+        raise nx.NodeNotFound(f"Node {target} not found in graph")
+    return int(G.index[target])
+
+
+def _no_path(source: Any, target: Any) -> None:
+    import networkx as nx
+
+    raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
 
 
 backend_interface = BackendInterface()

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+_DOCS = "Runs dyng.sssp.compute (non-negative weights; callable weights are not supported)."
 FUNCTIONS: dict[str, dict[str, Any]] = {
-    "single_source_dijkstra_path_length": {
-        "additional_docs": "Runs dyng.sssp.compute (non-negative weights; callable weights are not supported).",
-        "additional_parameters": {},
-    },
+    name: {"additional_docs": _DOCS, "additional_parameters": {}}
+    for name in ("single_source_dijkstra_path_length", "dijkstra_path", "dijkstra_path_length")
 }
 
 

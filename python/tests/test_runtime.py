@@ -247,6 +247,31 @@ def test_networkx_backend_matches_networkx() -> None:
             nx.single_source_dijkstra_path_length(D, 0, **kwargs), kwargs
 
 
+def test_networkx_backend_paths() -> None:
+    # dijkstra_path: a shortest path (ties may pick another than NetworkX's), of NetworkX's length.
+    for seed in range(4):
+        G = nx.gnp_random_graph(30, 0.12, seed=seed, directed=seed % 2 == 0)
+        rng = np.random.default_rng(seed)
+        for u, v in G.edges:
+            G[u][v]["weight"] = int(rng.integers(1, 10))
+        for t in range(1, 30):
+            try:
+                want = nx.dijkstra_path_length(G, 0, t)
+            except nx.NetworkXNoPath:
+                with pytest.raises(nx.NetworkXNoPath):
+                    nx.dijkstra_path(G, 0, t, backend="dyng")
+                with pytest.raises(nx.NetworkXNoPath):
+                    nx.dijkstra_path_length(G, 0, t, backend="dyng")
+                continue
+            path = nx.dijkstra_path(G, 0, t, backend="dyng")
+            assert path[0] == 0 and path[-1] == t
+            assert nx.path_weight(G, path, "weight") == want == nx.dijkstra_path_length(G, 0, t, backend="dyng")
+    H = nx.relabel_nodes(nx.path_graph(4), {i: f"n{i}" for i in range(4)})
+    assert nx.dijkstra_path(H, "n0", "n3", backend="dyng") == ["n0", "n1", "n2", "n3"]
+    with pytest.raises(nx.NodeNotFound):
+        nx.dijkstra_path(H, "n0", "x", backend="dyng")
+
+
 def test_exit_reports_no_leaked_native_objects() -> None:
     # The shared default resources are released at exit before the native module goes (nanobind
     # would report them as leaked, depending on the order modules are torn down).
