@@ -353,6 +353,34 @@ class Batch:
         return b
 
     @classmethod
+    def from_pandas(cls, *, insert: Any = None, erase: Any = None, set_weights: Any = None, source: str = "src",
+                    target: str = "dst", weight: str | Sequence[str] | None = None, semantics: Semantics = "set",
+                    missing: Missing = "error", copy: bool | None = None) -> Batch:
+        """A batch from pandas frames of rows (as :meth:`Graph.from_pandas`): columns ``source`` and
+        ``target`` in each, and the weight column(s) ``weight`` in ``insert`` and ``set_weights``
+        (k = their number; insertions without ``weight`` get weight 1)."""
+        columns = [weight] if isinstance(weight, str) else list(weight or [])
+
+        def rows(frame: Any, what: str, weighted: bool) -> Any:
+            if frame is None:
+                return None
+            try:
+                ends = (frame[source].to_numpy(), frame[target].to_numpy())
+                if not weighted or not columns:
+                    return ends
+                return (*ends, frame[columns].to_numpy())
+            except KeyError as e:
+                raise InvalidArgumentError(f"Batch.from_pandas: {what} has no column {e}; name the columns with "
+                                           "source=, target= and weight=") from None
+            except (AttributeError, TypeError):
+                raise TypeError(f"Batch.from_pandas: {what} is a {type(frame).__name__}, not a pandas DataFrame; "
+                                "Batch.from_arrays takes arrays and rows") from None
+
+        return cls.from_arrays(insert=rows(insert, "insert", True), erase=rows(erase, "erase", False),
+                               set_weights=rows(set_weights, "set_weights", True), k=max(1, len(columns)),
+                               semantics=semantics, missing=missing, copy=copy)
+
+    @classmethod
     def random(cls, graph: Graph, size: int = 100, *, insert_fraction: float = 0.5, seed: int = 1,
                min_weight: int = 1, max_weight: int = 100, locality: int = 0, semantics: Semantics = "set") -> Batch:
         """A deterministic random batch for ``graph``: deletions of existing edges, insertions of

@@ -367,3 +367,18 @@ def test_flags_and_counts_are_typed() -> None:
     assert dyng.Graph([], [], []).weight_type == "int32"
     assert dyng.Graph([], [], [], weight_type="float64").weight_type == "float64"
 
+
+
+def test_batch_from_pandas() -> None:
+    import pandas as pd
+
+    ins = pd.DataFrame({"src": [0, 1], "dst": [2, 2], "w1": [5, 6], "w2": [1, 2]})
+    b = dyng.Batch.from_pandas(insert=ins, erase=pd.DataFrame({"src": [0], "dst": [1]}), weight="w1")
+    assert (b.k, b.insertions[2].tolist(), b.deletions[1].tolist()) == (1, [[5.0], [6.0]], [1])
+    b2 = dyng.Batch.from_pandas(insert=ins, set_weights=ins, weight=["w1", "w2"], missing="ignore")
+    assert b2.k == 2 and b2.weight_changes[2].tolist() == [[5.0, 1.0], [6.0, 2.0]] and b2.missing == "ignore"
+    assert dyng.Batch.from_pandas(insert=ins).insertions[2].tolist() == [[1.0], [1.0]]  # no weight: 1
+    with pytest.raises(dyng.InvalidArgumentError, match="insert has no column 'u'"):
+        dyng.Batch.from_pandas(insert=ins, source="u")
+    with pytest.raises(TypeError, match="erase is a list, not a pandas DataFrame"):
+        dyng.Batch.from_pandas(erase=[(0, 1)])
