@@ -182,7 +182,19 @@ class Graph:
         return dict(self._info)
 
     def has_edge(self, u: int, v: int) -> bool:
+        """Whether the arc u -> v is stored (both directions of an undirected edge are)."""
         return bool(self._g.has_edge(u, v))
+
+    def _column(self, column: Any, what: str) -> Any:
+        """A weight column given by its name (``info["weight_names"]``, e.g. a TNTP attribute) as
+        its index; anything else as it is, for the caller's own checks."""
+        if not isinstance(column, str):
+            return column
+        names = list(self._info.get("weight_names") or ())
+        if column not in names:
+            raise InvalidArgumentError(f"{what}: the graph has no weight column named {column!r}; its columns are "
+                                       f"{names or 'unnamed'} (or give the 0-based index)")
+        return names.index(column)
 
     def to_csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[Any]]:
         """(offsets, targets, weights (m, k)): a host copy of the arcs."""

@@ -182,7 +182,7 @@ def _int_list(values: Sequence[int] | None, what: str, bits: int) -> list[int]:
     return out
 
 
-def _params(core: Any, source: int, objectives: Sequence[int] | None, pref: Sequence[int] | None,
+def _params(core: Any, source: int, objectives: Sequence[Any] | None, pref: Sequence[int] | None,
             strategy: str, combined: str, engine: str | None = None) -> Any:
     p = core.MospParams()
     if engine is not None and not isinstance(engine, str):
@@ -200,14 +200,15 @@ def compute(
     graph: Graph,
     source: int,
     *,
-    objectives: Sequence[int] | None = None,
+    objectives: Sequence[int | str] | None = None,
     pref: Sequence[int] | None = None,
     strategy: Strategy = "automatic",
     combined: Combined = "incremental",
     engine: str | None = None,
     resources: Resources | None = None,
 ) -> Result:
-    """MOSP paths from ``source`` over the weight columns ``objectives`` (default: all), with
+    """MOSP paths from ``source`` over the weight columns ``objectives`` (indices or names in
+    ``graph.info["weight_names"]``; default: all), with
     preferences ``pref`` (one positive int per objective; default all 1). ``strategy`` is the
     sssp update strategy of the trees; ``combined`` how updates bring the combined graph up to
     date (``"incremental"``, or ``"rebuild"`` as the original); ``engine`` pins the sssp engine
@@ -218,6 +219,8 @@ def compute(
     engine), NotSupportedError (an engine of another backend)."""
     expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
     core = _backend.native()
+    if objectives is not None and not isinstance(objectives, (str, bytes)):
+        objectives = [graph._column(c, "objectives") for c in objectives]
     p = _params(core, source, objectives, pref, strategy, combined, engine)
     res = resolve(resources)
     with using(graph, res):

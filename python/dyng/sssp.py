@@ -169,13 +169,14 @@ def compute(
     graph: Graph,
     source: int,
     *,
-    objective: int = 0,
+    objective: int | str = 0,
     engine: str | None = None,
     strategy: Strategy = "automatic",
     recompute_fraction: float = _DEFAULT_RECOMPUTE_FRACTION,
     resources: Resources | None = None,
 ) -> Result:
-    """Shortest paths from ``source`` over weight column ``objective``.
+    """Shortest paths from ``source`` over weight column ``objective`` (its index, or its name in
+    ``graph.info["weight_names"]``).
 
     ``engine`` pins an engine by id (:func:`engines`); ``strategy`` and ``recompute_fraction``
     say how later updates run. Raises InvalidArgumentError (source or objective out of range),
@@ -183,7 +184,7 @@ def compute(
     expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
     core = _backend.native()
     res = resolve(resources)
-    p = _params(core, source, objective, engine, strategy, recompute_fraction)
+    p = _params(core, source, graph._column(objective, "objective"), engine, strategy, recompute_fraction)
     with using(graph, res):
         r = core.sssp_compute(res._native, graph._g, p)
     return Result(r, graph)

@@ -113,6 +113,20 @@ def test_quick() -> None:
     assert "current" in repr(r)
 
 
+def test_objectives_by_column_name() -> None:
+    import pandas as pd
+
+    df = pd.DataFrame({"src": [0, 0, 1], "dst": [1, 2, 2], "time": [1, 5, 1], "length": [4, 1, 1]})
+    g = dyng.Graph.from_pandas(df, weight=["time", "length"], n=3)
+    assert dyng.mosp.compute(g, 0, objectives=["length", "time"]).objectives == [1, 0]
+    assert dyng.mosp.compute(g, 0, objectives=[1, "time"]).objectives == [1, 0]
+    assert dyng.sssp.compute(g, 0, objective="length").distances.tolist() == [0, 4, 1]
+    with pytest.raises(dyng.InvalidArgumentError, match="no weight column named 'toll'; its columns are"):
+        dyng.mosp.compute(g, 0, objectives=["toll"])
+    with pytest.raises(dyng.InvalidArgumentError, match="objective: the graph has no weight column named 'x'"):
+        dyng.sssp.compute(g, 0, objective="x")
+
+
 def test_engine_pinned_for_the_trees() -> None:
     g = dyng.Graph([0, 0, 1], [1, 2, 2], np.array([[1, 5], [4, 1], [1, 1]]), n=3)
     seq = dyng.Resources.sequential()
