@@ -33,6 +33,12 @@ class ResultBase:
     def graph(self) -> Graph:
         return self._graph
 
+    @property
+    def engine(self) -> str | None:
+        """The engine pinned for later updates (for mosp: the sssp engine of its trees, fixed at
+        compute), or None (ranked)."""
+        return str(self._r.params.engine) or None
+
     def is_current(self) -> bool:
         """Whether the result matches its graph as it is now."""
         return bool(self._r.is_current(self._graph._g))

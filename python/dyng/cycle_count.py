@@ -182,11 +182,6 @@ class Result(ResultBase):
         with self._graph._lock:  # not half-written by an update in another thread
             return _stats(self._r.last_stats)
 
-    @property
-    def engine(self) -> str | None:
-        """The engine pinned for later updates, or None (ranked)."""
-        return str(self._r.params.engine) or None
-
     def list_cycles(self, max_cycles: int, *, resources: Resources | None = None) -> CycleList:
         """The first ``max_cycles`` cycles of :attr:`graph` as it is now, for this result's k and
         engine (see :func:`list_cycles`); reuses the histogram instead of counting again. Raises

@@ -91,11 +91,6 @@ class Result(ResultBase):
         return int(self._r.lcm)
 
     @property
-    def engine(self) -> str | None:
-        """The sssp engine pinned for the trees at compute, or None (ranked)."""
-        return str(self._r.params.engine) or None
-
-    @property
     def strategy(self) -> Strategy:
         """How later updates of the K trees proceed: "automatic", "incremental" or "recompute"."""
         return cast(Strategy, self._r.params.strategy.name)

@@ -67,11 +67,6 @@ class Result(ResultBase):
         return int(self._r.objective)
 
     @property
-    def engine(self) -> str | None:
-        """The engine pinned for later updates, or None (ranked)."""
-        return str(self._r.params.engine) or None
-
-    @property
     def strategy(self) -> Strategy:
         """How later updates proceed: "automatic", "incremental" or "recompute"."""
         return cast(Strategy, self._r.params.strategy.name)
