@@ -77,7 +77,16 @@ batch random_batch(graph const& g, random_batch_options const& o)
 
   auto const inserts = static_cast<std::size_t>(static_cast<double>(o.size) * o.insert_fraction + 0.5);
   auto const deletes = std::min(o.size - std::min(inserts, o.size), edges.size());
+  // Stop at the pairs the pool has room for, or a small saturated graph would draw until the
+  // bound on tries (20 per insertion asked) ran out.
+  std::size_t existing = 0;
+  for (auto const& [u, v] : edges) existing += u != v;
+  auto const pool_size = pool.empty() ? static_cast<std::size_t>(n) : pool.size();
+  auto const pairs = pool_size * (pool_size - std::min<std::size_t>(pool_size, 1)) / (g.directed() ? 1 : 2);
+  auto const room = pairs - std::min(pairs, existing);
+  auto const wanted = std::min(inserts, room);
   batch b(g.k(), o.semantics);
+  b.reserve(wanted, deletes);
   // Deletions: a partial Fisher-Yates shuffle picks distinct edges.
   for (std::size_t i = 0; i < deletes; ++i) {
     auto const j = i + static_cast<std::size_t>(rng.below(edges.size() - i));
@@ -97,15 +106,6 @@ batch random_batch(graph const& g, random_batch_options const& o)
     return pool.empty() ? static_cast<vertex_t>(rng.below(n)) : pool[static_cast<std::size_t>(rng.below(pool.size()))];
   };
   auto const span = static_cast<std::uint64_t>(o.max_weight - o.min_weight) + 1;
-  // Stop at the pairs the pool has room for, or a small saturated graph would draw until the
-  // bound on tries (20 per insertion asked) ran out.
-  std::size_t existing = 0;
-  for (auto const& [u, v] : edges) existing += u != v;
-  auto const pool_size = pool.empty() ? static_cast<std::size_t>(n) : pool.size();
-  auto const pairs = pool_size * (pool_size - std::min<std::size_t>(pool_size, 1)) / (g.directed() ? 1 : 2);
-  auto const room = pairs - std::min(pairs, existing);
-  auto const wanted = std::min(inserts, room);
-  b.reserve(wanted, deletes);
   auto const add = [&](vertex_t u, vertex_t v) {
     for (auto& x : w) x = static_cast<double>(o.min_weight + static_cast<std::int32_t>(rng.below(span)));
     b.insert(u, v, w);

@@ -153,7 +153,8 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
 /// allocation of more than memory holds succeeds and its pages fill in for minutes (or the
 /// process is killed), so the builders compare first. build_bytes: what building a graph of n
 /// vertices takes before any arc (its rows in both directions and the builder's per-vertex
-/// arrays: ~80 bytes a vertex measured for a directed graph). memory_shortfall: empty when
+/// arrays: ~80 bytes a vertex measured for a directed graph, counted as 96; 64 undirected).
+/// memory_shortfall: empty when
 /// `bytes` fit the physical memory (or it is unknown), else the words for a message, "take
 /// 34.4 GB, this machine has 25.3 GB".
 double build_bytes(std::int64_t n, bool directed) noexcept;

@@ -158,7 +158,6 @@ std::vector<W> convert(std::vector<double> const& w)
   return out;
 }
 
-
 graph_file build(resources const& res, edge_list el, read_options const& opts, std::string_view name)
 {
   bool directed = opts.directed.value_or(el.directed);
