@@ -24,6 +24,7 @@
 #include "dyng/core/device_array.hpp"
 #include "dyng/core/profiler.hpp"
 #include "dyng/sssp/sssp.hpp"
+#include "graph/cuda/device_graph.cuh"
 #include "graph/graph_impl.hpp"
 #include "sssp/detail.hpp"
 
@@ -171,6 +172,55 @@ TEST_F(SsspCuda, DeviceCommitOfLongRowsEqualsHostCommit)
     for (auto const& spec : specs) {
       expect_device_commits_like_host(spec, seed, 50 + (seed * 131) % 600);
       if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// A regrow (rows re-laid by warps over 32 rows at a time, copy_rows) leaves every free slot with
+// no arc and weight 0 in each column, as the host does: the sssp engines' weight bound reduces
+// over whole columns. Rows short and long, a batch that overflows one row and one that overflows
+// many, both directions of a directed graph.
+TEST_F(SsspCuda, DeviceRegrowEmptiesEveryFreeSlot)
+{
+  auto const gpu = resources::cuda(0);
+  vertex_t const n = 300;
+  std::vector<vertex_t> src, dst;
+  std::vector<std::int32_t> w;
+  for (vertex_t v = 0; v < n; ++v)
+    for (vertex_t j = 1; j <= (v % 37 == 0 ? 90 : 1 + v % 3); ++j)
+      src.push_back(v), dst.push_back((v + j) % n), w.push_back(1 + (v + j) % 9), w.push_back(2 + j % 5);
+  for (bool directed : {true, false}) {
+    auto g = graph::from_edges(gpu, n, src, dst, w, {.directed = directed, .k = 2});
+    batch one(2), many(2);
+    for (vertex_t j = 0; j < 40; ++j) one.insert(5, (5 + 100 + j) % n, std::vector<double>{3.0, 4.0});
+    for (vertex_t v = 0; v < n; v += 2)
+      for (vertex_t j = 0; j < 4; ++j) many.insert(v, (v + 151 + j) % n, std::vector<double>{5.0, 6.0});
+    for (auto const* b : {&one, &many}) {
+      auto const before = g.to_csr();
+      auto const stats = g.commit(gpu, *b);
+      ASSERT_TRUE(stats.regrown);
+      auto const& store = std::get<detail::device_graph_store<std::int32_t>>(g.impl().device->s);
+      for (auto const* adj : {&store.out, &store.in}) {
+        if (adj->begin.size() == 0) continue;  // undirected: one direction
+        auto const cap = static_cast<std::size_t>(adj->capacity);
+        std::vector<edge_t> begin(static_cast<std::size_t>(n) + 1), degree(static_cast<std::size_t>(n));
+        std::vector<vertex_t> target(cap);
+        std::vector<std::int32_t> weight(2 * cap);
+        ASSERT_EQ(cudaMemcpy(begin.data(), adj->begin.data(), begin.size() * sizeof(edge_t), cudaMemcpyDeviceToHost), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(degree.data(), adj->degree.data(), degree.size() * sizeof(edge_t), cudaMemcpyDeviceToHost), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(target.data(), adj->target.data(), cap * sizeof(vertex_t), cudaMemcpyDeviceToHost), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(weight.data(), adj->weight.data(), 2 * cap * sizeof(std::int32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+        ASSERT_EQ(static_cast<std::size_t>(begin[static_cast<std::size_t>(n)]), cap);
+        for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v)
+          for (auto s = static_cast<std::size_t>(begin[v] + degree[v]); s < static_cast<std::size_t>(begin[v + 1]); ++s) {
+            ASSERT_EQ(target[s], no_vertex) << "row " << v << " slot " << s;
+            ASSERT_EQ(weight[s], 0) << "row " << v << " slot " << s;
+            ASSERT_EQ(weight[cap + s], 0) << "row " << v << " slot " << s;
+          }
+      }
+      // The live arcs: the batch's insertions appended to the rows as they were.
+      auto const after = g.to_csr();
+      EXPECT_EQ(after.targets.size(), before.targets.size() + (directed ? 1 : 2) * b->insertions());
     }
   }
 }

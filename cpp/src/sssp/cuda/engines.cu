@@ -66,6 +66,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/cuda/block_fold.cuh"
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
 #include "dyng/core/profiler.hpp"
@@ -77,10 +78,12 @@ namespace cg = cooperative_groups;
 
 namespace dyng::sssp::detail {
 
+using dyng::detail::add_per_block;
 using dyng::detail::device_adjacency_view;
 using dyng::detail::device_buffer;
 using dyng::detail::device_change_view;
 using dyng::detail::device_graph_store;
+using dyng::detail::min_per_block;
 using dyng::detail::stream_of;
 
 /// A CUDA result's arrays.
@@ -280,36 +283,6 @@ __device__ inline std::uint64_t* gathered_keys()
 {
   __shared__ std::uint64_t keys[block_list::capacity];
   return keys;
-}
-
-/// Folds every thread's v into *out with one atomic per block (Op: cg::plus, an atomicAdd, or
-/// cg::less, an atomicMin); every thread of the block calls it.
-template <class Op>
-__device__ void fold_per_block(unsigned long long* out, unsigned long long v)
-{
-  constexpr bool is_min = std::is_same_v<Op, cg::less<unsigned long long>>;
-  constexpr unsigned long long none = is_min ? unreachable_key : 0;  // the fold's identity
-  auto const fold = [](unsigned long long* into, unsigned long long x) {
-    if constexpr (is_min) atomicMin(into, x);
-    else atomicAdd(into, x);
-  };
-  __shared__ unsigned long long block_value;
-  __syncthreads();  // a previous call's reads of block_value are done (calls may follow each other)
-  if (threadIdx.x == 0) block_value = none;
-  __syncthreads();
-  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
-  auto const w = cg::reduce(warp, v, Op{});
-  if (warp.thread_rank() == 0 && w != none) fold(&block_value, w);
-  __syncthreads();
-  if (threadIdx.x == 0 && block_value != none) fold(out, block_value);
-}
-__device__ inline void add_per_block(unsigned long long* total, unsigned long long v)
-{
-  fold_per_block<cg::plus<unsigned long long>>(total, v);
-}
-__device__ inline void min_per_block(unsigned long long* least, std::uint64_t v)
-{
-  fold_per_block<cg::less<unsigned long long>>(least, v);
 }
 
 #define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
