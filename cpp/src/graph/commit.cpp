@@ -147,18 +147,24 @@ void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, M
   }
 }
 
-/// Re-lays the side's arrays when some row lacks slots, sizing touched rows for their final degree.
+/// Re-lays the side's arrays when some row lacks slots, sizing touched rows for their final
+/// degree and every row's free slots for the batch's burst (regrow_slack).
 template <class W>
 bool regrow_if_needed(adjacency<W>& a, int k, side_plan const& p)
 {
   if (!p.overflow) return false;
+  edge_t burst = 0;
+  for (auto const& r : p.rows) burst = std::max(burst, r.appended);
   std::size_t cur = 0;
-  relayout(a, k, [&](vertex_t v) -> edge_t {
-    while (cur < p.rows.size() && p.rows[cur].row < v) ++cur;
-    if (cur < p.rows.size() && p.rows[cur].row == v)
-      return a.degree[idx(v)] - p.rows[cur].removed + p.rows[cur].appended;
-    return 0;
-  });
+  relayout(
+      a, k,
+      [&](vertex_t v) -> edge_t {
+        while (cur < p.rows.size() && p.rows[cur].row < v) ++cur;
+        if (cur < p.rows.size() && p.rows[cur].row == v)
+          return a.degree[idx(v)] - p.rows[cur].removed + p.rows[cur].appended;
+        return 0;
+      },
+      burst);
   return true;
 }
 

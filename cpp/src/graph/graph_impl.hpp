@@ -5,7 +5,8 @@
 // degree[v] slots are live arcs, in stored order, the rest free. An insertion appends into the
 // slack; a deletion shifts the row's tail left (rows are short and the order is part of the MOSP
 // semantics). When a commit needs more slack than a row has, every row is re-laid in one
-// bandwidth-bound pass with fresh slack (max(2, degree/4) free slots per row, layout.hpp).
+// bandwidth-bound pass with fresh slack (max(2, degree/4) free slots per row, and twice the most
+// arcs one row gained in that batch, up to 8: layout.hpp).
 // A directed graph's in-adjacency keeps the copies of a parallel arc u->v in the same relative
 // order as the out-adjacency (the i-th copy of source u in in-row v is the i-th copy of v in
 // out-row u), so "the first copy" means the same arc on both sides. Weights are column-major: column c of slot s is

@@ -16,7 +16,23 @@ inline std::size_t idx(vertex_t i) noexcept { return static_cast<std::size_t>(i)
 /// Free slots a row of `degree` live arcs gets when laid out: max(2, degree / 4). A quarter
 /// bounds the memory overhead at 25% on large rows; two spare slots keep the many short rows
 /// of sparse graphs from regrowing on their first insertions.
-inline edge_t slack_for(edge_t degree) noexcept { return std::max<edge_t>(2, degree / 4); }
+constexpr edge_t slack_for(edge_t degree) noexcept { return std::max<edge_t>(2, degree / 4); }
+
+/// The most free slots a regrow adds to every row for the batch that caused it (regrow_slack).
+inline constexpr edge_t max_burst_slack = 8;
+
+/// Free slots a row of `room` live slots gets when a commit re-lays its direction: slack_for(room),
+/// and at least twice `burst`, the most arcs one row of that direction gained in the batch (at
+/// most max_burst_slack). Two spare slots re-laid the arrays at every batch of a stream of like
+/// batches (NE, 1.5 M vertices: 25,000 random insertions give a few rows three arcs each time;
+/// insertions inside a region give many rows several), an O(n + m) pass each time; room for two
+/// such bursts lets the next batches land in place (docs/adr/0002, regrow).
+constexpr edge_t regrow_slack(edge_t room, edge_t burst) noexcept
+{
+  // No std::min over max_burst_slack: device code (new_capacities) cannot bind a reference to it.
+  edge_t const for_burst = 2 * burst < max_burst_slack ? 2 * burst : max_burst_slack;
+  return std::max(slack_for(room), for_burst);
+}
 
 /// An adjacency laid out from a compact CSR (offsets n+1, targets, weights row-major k per arc).
 template <class W>
@@ -73,10 +89,10 @@ host_csr compact(adjacency<W> const& a, vertex_t n_vertices, int k)
 }
 
 /// Re-lays every row of `a` in one pass with fresh slack: row v gets room(v) live slots (at
-/// least its degree) plus slack_for(room(v)). Live arcs keep their order; row-relative
+/// least its degree) plus regrow_slack(room(v), burst). Live arcs keep their order; row-relative
 /// positions stay valid. Allocates the new arrays first, so `a` is untouched if that throws.
 template <class W, class Room>
-void relayout(adjacency<W>& a, int k, Room room)
+void relayout(adjacency<W>& a, int k, Room room, edge_t burst)
 {
   std::size_t const n = a.degree.size();
   std::size_t const kk = static_cast<std::size_t>(k);
@@ -84,7 +100,7 @@ void relayout(adjacency<W>& a, int k, Room room)
   begin[0] = 0;
   for (std::size_t v = 0; v < n; ++v) {
     edge_t const r = std::max(a.degree[v], room(static_cast<vertex_t>(v)));
-    begin[v + 1] = begin[v] + r + slack_for(r);
+    begin[v + 1] = begin[v] + r + regrow_slack(r, burst);
   }
   std::size_t const cap = idx(begin[n]);
   std::size_t const old_cap = a.target.size();

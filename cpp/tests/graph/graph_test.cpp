@@ -459,6 +459,33 @@ TEST(GraphCommit, RegrowsWhenARowOverflowsAndKeepsOrder)
   expect_consistent(h);
 }
 
+// A regrow leaves every row room for twice the most arcs one row gained in the batch (at most
+// 8 more free slots), so that the next batches of the kind land in place.
+TEST(GraphCommit, RegrowMakesRoomForTheBatchBurst)
+{
+  auto g = small_directed();  // every row has 2 free slots
+  batch b;
+  b.insert(3, 1, 1.0).insert(3, 2, 2.0).insert(3, 3, 3.0);  // out-row 3 gains 3 arcs
+  ASSERT_TRUE(g.commit(res(), b).regrown);
+  auto const free_slots = [](auto const& a, std::size_t v) { return a.begin[v + 1] - a.begin[v] - a.degree[v]; };
+  for (std::size_t v = 0; v < 4; ++v) EXPECT_EQ(free_slots(g.impl().out_adj<std::int32_t>(), v), 6) << v;
+  EXPECT_FALSE(g.commit(res(), batch().insert(1, 0, 1.0).insert(1, 1, 1.0).insert(1, 3, 1.0)).regrown);
+  expect_consistent(g);
+
+  // The room is bounded: a row that gains 20 arcs leaves the others 8 free slots, itself a
+  // quarter of its room.
+  std::vector<vertex_t> src{0}, dst{1};
+  auto h = graph::from_edges(res(), 30, src, dst, std::vector<std::int32_t>{1}, directed_opts());
+  batch many;
+  for (vertex_t v = 2; v < 22; ++v) many.insert(0, v, 1.0);
+  ASSERT_TRUE(h.commit(res(), many).regrown);
+  auto const& a = h.impl().out_adj<std::int32_t>();
+  EXPECT_EQ(free_slots(a, 0), 8);  // 21 arcs: max(21 / 4, 8)
+  for (std::size_t v = 1; v < 30; ++v) EXPECT_EQ(free_slots(a, v), 8) << v;
+  EXPECT_EQ(detail::regrow_slack(100, 20), 25);
+  expect_consistent(h);
+}
+
 TEST(GraphCommit, InAdjacencyRegrowsOnItsOwn)
 {
   auto g = small_directed();  // in-row 2 has two arcs and two free slots

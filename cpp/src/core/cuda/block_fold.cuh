@@ -11,15 +11,18 @@
 namespace dyng::detail {
 
 /// Folds every thread's v into *out with one atomic per block (Op: cooperative_groups::plus, an
-/// atomicAdd, or cooperative_groups::less, an atomicMin). Every thread of the block calls it.
+/// atomicAdd; cooperative_groups::less, an atomicMin; cooperative_groups::greater, an
+/// atomicMax). Every thread of the block calls it.
 template <class Op>
 __device__ void fold_per_block(unsigned long long* out, unsigned long long v)
 {
   namespace cg = cooperative_groups;
   constexpr bool is_min = std::is_same_v<Op, cg::less<unsigned long long>>;
+  constexpr bool is_max = std::is_same_v<Op, cg::greater<unsigned long long>>;
   constexpr unsigned long long none = is_min ? std::numeric_limits<unsigned long long>::max() : 0;  // the identity
   auto const fold = [](unsigned long long* into, unsigned long long x) {
     if constexpr (is_min) atomicMin(into, x);
+    else if constexpr (is_max) atomicMax(into, x);
     else atomicAdd(into, x);
   };
   __shared__ unsigned long long block_value;
@@ -41,6 +44,11 @@ __device__ inline void add_per_block(unsigned long long* total, unsigned long lo
 __device__ inline void min_per_block(unsigned long long* least, unsigned long long v)
 {
   fold_per_block<cooperative_groups::less<unsigned long long>>(least, v);
+}
+
+__device__ inline void max_per_block(unsigned long long* most, unsigned long long v)
+{
+  fold_per_block<cooperative_groups::greater<unsigned long long>>(most, v);
 }
 
 }  // namespace dyng::detail

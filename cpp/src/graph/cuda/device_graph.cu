@@ -140,6 +140,7 @@ struct commit_status {
   std::uint32_t first_bad_change;  // batch row of the first weight change of a missing edge
   std::uint32_t overflow;          // some row needs more than its slack
   unsigned long long ignored, removed, appended, reweighted;
+  unsigned long long burst;  // the most arcs one row gains (regrow_slack)
 };
 
 constexpr std::uint32_t none = 0xffffffffu;
@@ -236,29 +237,32 @@ __device__ inline bool first_of_row(arc_op const* ops, std::uint32_t const* perm
   return row < n && (p == 0 || ops[perm[p - 1]].row != row);
 }
 
-/// Step 4: rows whose new degree exceeds their slots.
+/// Step 4: rows whose new degree exceeds their slots, and the most arcs one row gains.
 __global__ void check_room(edge_t const* begin, edge_t const* degree, vertex_t n, arc_op const* ops, std::uint32_t const* perm,
                            std::uint64_t const* keys, std::int64_t nops, std::uint32_t const* removed_in_row,
                            std::uint32_t const* appended_in_row, commit_status* status)
 {
+  unsigned long long burst = 0;
   DYNG_GRID_STRIDE(p, nops)
   {
     if (!first_of_row(ops, perm, p, n)) continue;
     vertex_t const row = ops[perm[p]].row;
     edge_t const need = degree[row] - removed_in_row[row] + appended_in_row[row];
     if (need > begin[row + 1] - begin[row]) atomicOr(&status->overflow, 1u);
+    burst = appended_in_row[row] > burst ? appended_in_row[row] : burst;
   }
+  max_per_block(&status->burst, burst);
 }
 
-/// Regrow: new row capacities (live arcs after the batch plus slack, as the host rule).
+/// Regrow: new row capacities (live arcs after the batch plus slack, the host's rule).
 __global__ void new_capacities(edge_t const* degree, std::uint32_t const* removed_in_row,
-                               std::uint32_t const* appended_in_row, vertex_t n, edge_t* capacity)
+                               std::uint32_t const* appended_in_row, vertex_t n, edge_t burst, edge_t* capacity)
 {
   DYNG_GRID_STRIDE(v, n)
   {
     edge_t const live = degree[v] - removed_in_row[v] + appended_in_row[v];
     edge_t const room = live > degree[v] ? live : degree[v];
-    capacity[v] = room + (room / 4 > 2 ? room / 4 : edge_t{2});  // slack_for(), docs/adr/0002
+    capacity[v] = room + regrow_slack(room, burst);
   }
 }
 
@@ -640,7 +644,7 @@ void plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n,
 
 /// Re-lays every row with fresh slack (one scan, one copy pass); the old arrays are freed on the stream.
 template <class W>
-void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, vertex_t n, int k)
+void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, vertex_t n, int k, edge_t burst)
 {
   auto const s = stream_of(res);
   auto const nn = static_cast<std::size_t>(n);
@@ -648,7 +652,7 @@ void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, 
   DYNG_CUDA_TRY(cudaMemsetAsync(capacity.data() + nn, 0, sizeof(edge_t), s));
   launch_strided(res, n, new_capacities, static_cast<edge_t const*>(adj.degree.data()),
                  static_cast<std::uint32_t const*>(p.removed_in_row), static_cast<std::uint32_t const*>(p.appended_in_row),
-                 n, capacity.data());
+                 n, burst, capacity.data());
   device_buffer<edge_t> begin(res, nn + 1);
   cub_call(res, p.tag + ".scan", [&](void* tmp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveSum(tmp, bytes, capacity.data(), begin.data(), static_cast<std::int64_t>(nn + 1), s);
@@ -758,7 +762,7 @@ commit_stats commit_columns(resources const& res, graph_impl& g, device_graph_st
   if (g.directed) in_plan = new_side(res, "in", rows);
   auto* status = pinned_scratch<commit_status>(res, "graph.commit.status", 2);
   for (int side = 0; side < (g.directed ? 2 : 1); ++side) {
-    status[side] = commit_status{{none, none, none}, none, none, 0, 0, 0, 0, 0};
+    status[side] = commit_status{{none, none, none}, none, none, 0, 0, 0, 0, 0, 0};
     DYNG_CUDA_TRY(cudaMemcpyAsync(side == 0 ? out_plan.status : in_plan.status, &status[side], sizeof(commit_status),
                                   cudaMemcpyHostToDevice, s));
   }
@@ -776,11 +780,11 @@ commit_stats commit_columns(resources const& res, graph_impl& g, device_graph_st
   // Nothing can fail past this point but the device itself.
   commit_stats stats;
   if (st.overflow) {
-    regrow(res, store.out, out_plan, g.n, g.k);
+    regrow(res, store.out, out_plan, g.n, g.k, static_cast<edge_t>(st.burst));
     stats.regrown = true;
   }
   if (g.directed && status[1].overflow) {
-    regrow(res, store.in, in_plan, g.n, g.k);
+    regrow(res, store.in, in_plan, g.n, g.k, static_cast<edge_t>(status[1].burst));
     stats.regrown = true;
   }
   auto const changed = static_cast<std::size_t>(st.removed + st.appended + st.reweighted);
