@@ -9,8 +9,9 @@
 // those pull its best key over its in-arcs from the keys of the previous round, and then
 // applies the improvements, which become pending in turn. When no pending vertex is below the
 // bound, the bound moves to the smallest pending distance plus delta (twice the mean arc weight
-// of the objective; delta-stepping's bucket width too). Pulls only ever lower keys to lengths of
-// real paths, so the loop ends with the exact keys once nothing is pending.
+// of the objective; delta-stepping's buckets are that times the thread count, bucket_width).
+// Pulls only ever lower keys to lengths of real paths, so the loop ends with the exact keys once
+// nothing is pending.
 //
 // Parents are derived afterwards from the final keys by the canonical rule (detail.hpp): for
 // every vertex on compute; on update for the vertices whose key changed, the heads of changed
@@ -257,6 +258,18 @@ struct rounds_engine {
   }
 };
 
+/// Delta-stepping's bucket width: the near-far step times the thread count. A round costs its
+/// barriers whatever its work, and on a road graph a bucket is a shell of the search whose
+/// vertex count grows with its width: with buckets one step wide, NE (1.5 M vertices) took
+/// ~3,550 rounds, and 16 threads computed it only 3.2x faster than one (55 vs 178 ms, the H200
+/// host). Buckets as wide as the threads need keep a round's work per thread about constant:
+/// 16 threads, ~1,700 rounds for a quarter more relaxations (docs/adr/0003 item 4).
+template <class D>
+D bucket_width(D step, int threads)
+{
+  return step * static_cast<D>(std::max(threads, 1));
+}
+
 /// Delta-stepping (Meyer and Sanders, 2003) from `start` for a column without zero weights: the
 /// distance alone is the key (every zero-arc count is 0), so a relaxation is one atomic minimum
 /// and threads do not move in step inside a bucket. Bucket b holds the vertices whose distance
@@ -280,7 +293,7 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
 {
   constexpr std::size_t ring = 1024;
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-  D const step = e.delta();
+  D const step = bucket_width(e.delta(), e.threads);
   auto const bucket_of = [step](D d) -> std::size_t {
     if constexpr (std::is_floating_point_v<D>) {
       double const q = std::floor(d / step);
