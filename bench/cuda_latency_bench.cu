@@ -19,6 +19,18 @@
 //                           CSR rows in device memory (NE's size), a claim before the append, and
 //                           appends gathered per block; what each adds is what a leaner engine
 //                           round could save.
+//   latency_launch/<mode>   rounds of a one-vertex frontier as the operators engine runs them, one
+//                           kernel launch per round on a grid of 8 blocks per SM: every block
+//                           reads the round's count, the first thread relaxes the vertex's
+//                           successor and publishes the next count. Modes: `stream_sync16`
+//                           launches 16 rounds and reads the count on the host (the engine
+//                           today); `stream_ahead16` keeps a second group in flight while the
+//                           host reads the first's count; `stream_pdl16` as the first, each launch
+//                           a programmatic dependent launch (the next grid is scheduled while the
+//                           previous one runs and waits in cudaGridDependencySynchronize);
+//                           `graph_while<K>` one CUDA graph whose while node runs a body of K
+//                           rounds (reading the round number from device memory) and a
+//                           one-thread kernel that sets the loop condition: no host in the loop.
 //
 //   build/gpu/bench/dyng_cuda_latency_bench --benchmark_out=latency.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
@@ -30,6 +42,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace cg = cooperative_groups;
@@ -106,6 +119,41 @@ __global__ void one_vertex_rounds(std::uint32_t const* next, unsigned* key, std:
     }
     grid.sync();
   }
+}
+
+/// latency_launch's state: the ring of frontier counts, the round the next graph iteration
+/// starts at, and the frontier's one vertex.
+struct launch_state {
+  unsigned long long count[3];
+  int round;
+  std::uint32_t vertex;
+};
+
+constexpr int launch_rounds = 2000;
+
+/// Round r (plus the state's round when `from_state`): the operators engine's round kernel with
+/// a one-vertex frontier. With `pdl`, waits for the previous grid first.
+template <bool from_state, bool pdl>
+__global__ void launch_round(std::uint32_t const* next, unsigned* key, launch_state* st, int r)
+{
+  if constexpr (pdl) cudaGridDependencySynchronize();
+  if constexpr (from_state) r += __ldcg(&st->round);
+  if (__ldcg(&st->count[r % 3]) == 0) return;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    std::uint32_t const head = __ldcg(next + __ldcg(&st->vertex));
+    atomicMin(key + head, static_cast<unsigned>(r));
+    st->vertex = head;
+    st->count[(r + 1) % 3] = r + 1 < launch_rounds ? 1 : 0;
+    st->count[(r + 2) % 3] = 0;
+  }
+}
+
+/// The graph's loop condition: the body ran `body` rounds; go on while the next has a frontier.
+__global__ void launch_advance(launch_state* st, cudaGraphConditionalHandle loop, int body)
+{
+  int const r = st->round + body;
+  st->round = r;
+  cudaGraphSetConditional(loop, st->count[r % 3] != 0 ? 1u : 0u);
 }
 
 /// The engine's parts of a round (relax_round in sssp/cuda/engines.cu), as probe options.
@@ -322,6 +370,105 @@ void BM_round_parts(benchmark::State& state)
   });
 }
 
+enum class launch_mode { stream_sync16, stream_ahead16, stream_pdl16, graph_while };
+
+/// latency_launch: launch_rounds rounds of launch_round, driven as `mode` says.
+void BM_launch(benchmark::State& state, launch_mode mode, int body)
+{
+  dim3 const grid(static_cast<unsigned>(sm_count() * 8)), block(block_threads);  // grid_for's cap
+  device_cycle cycle(std::size_t{1} << 24);
+  unsigned* key = nullptr;
+  launch_state* st = nullptr;
+  unsigned long long* seen = nullptr;  // pinned: the count the host reads per group
+  check(cudaMalloc(&key, cycle.count * sizeof(unsigned)), "cudaMalloc");
+  check(cudaMemset(key, 0xff, cycle.count * sizeof(unsigned)), "cudaMemset");
+  check(cudaMalloc(&st, sizeof(launch_state)), "cudaMalloc");
+  check(cudaMallocHost(&seen, 2 * sizeof(unsigned long long)), "cudaMallocHost");
+  cudaGraphExec_t exec = nullptr;
+  constexpr int group = 16;
+  auto const reset = [&](cudaStream_t s, int launch) {
+    launch_state const start{{1, 0, 0}, 0, cycle.start(launch)};
+    check(cudaMemcpyAsync(st, &start, sizeof start, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
+  };
+  auto const read_count = [&](cudaStream_t s, int r, int slot) {
+    check(cudaMemcpyAsync(&seen[slot], &st->count[r % 3], sizeof(unsigned long long), cudaMemcpyDeviceToHost, s), "copy");
+  };
+  auto const launch_group = [&](cudaStream_t s, int& r, bool pdl) {
+    for (int i = 0; i < group; ++i, ++r) {
+      if (!pdl) {
+        launch_round<false, false><<<grid, block, 0, s>>>(cycle.next, key, st, r);
+        continue;
+      }
+      cudaLaunchAttribute attr{};
+      attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attr.val.programmaticStreamSerializationAllowed = 1;
+      cudaLaunchConfig_t config{grid, block, 0, s, &attr, 1};
+      check(cudaLaunchKernelEx(&config, launch_round<false, true>, static_cast<std::uint32_t const*>(cycle.next), key, st, r), "launch");
+    }
+  };
+  time_steps(state, launch_rounds, [&](cudaStream_t s, int launch) {
+    reset(s, launch);
+    int r = 0;
+    switch (mode) {
+    case launch_mode::stream_sync16:
+    case launch_mode::stream_pdl16:
+      for (;;) {
+        launch_group(s, r, mode == launch_mode::stream_pdl16);
+        read_count(s, r, 0);
+        check(cudaStreamSynchronize(s), "sync");
+        if (seen[0] == 0) break;
+      }
+      break;
+    case launch_mode::stream_ahead16: {
+      // Group g + 1 is queued before the host waits for group g's count; a group launched past
+      // the end finds no frontier and returns at once.
+      cudaEvent_t done[2];
+      for (auto& e : done) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+      launch_group(s, r, false);
+      read_count(s, r, 0);
+      check(cudaEventRecord(done[0], s), "cudaEventRecord");
+      for (int g = 0;; ++g) {
+        launch_group(s, r, false);
+        read_count(s, r, (g + 1) % 2);
+        check(cudaEventRecord(done[(g + 1) % 2], s), "cudaEventRecord");
+        check(cudaEventSynchronize(done[g % 2]), "cudaEventSynchronize");
+        if (seen[g % 2] == 0) break;
+      }
+      check(cudaStreamSynchronize(s), "sync");
+      for (auto& e : done) static_cast<void>(cudaEventDestroy(e));
+      break;
+    }
+    case launch_mode::graph_while:
+      if (exec == nullptr) {
+        cudaGraph_t graph = nullptr;
+        check(cudaGraphCreate(&graph, 0), "cudaGraphCreate");
+        cudaGraphConditionalHandle loop{};
+        check(cudaGraphConditionalHandleCreate(&loop, graph, 1, cudaGraphCondAssignDefault), "handle");
+        cudaGraphNodeParams params{};
+        params.type = cudaGraphNodeTypeConditional;
+        params.conditional.handle = loop;
+        params.conditional.type = cudaGraphCondTypeWhile;
+        params.conditional.size = 1;
+        cudaGraphNode_t node = nullptr;
+        check(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &params), "cudaGraphAddNode");
+        cudaGraph_t body_graph = params.conditional.phGraph_out[0];
+        check(cudaStreamBeginCaptureToGraph(s, body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed), "capture");
+        for (int i = 0; i < body; ++i) launch_round<true, false><<<grid, block, 0, s>>>(cycle.next, key, st, i);
+        launch_advance<<<1, 1, 0, s>>>(st, loop, body);
+        check(cudaStreamEndCapture(s, &body_graph), "cudaStreamEndCapture");
+        check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+        static_cast<void>(cudaGraphDestroy(graph));
+      }
+      check(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
+      break;
+    }
+  });
+  if (exec != nullptr) static_cast<void>(cudaGraphExecDestroy(exec));
+  static_cast<void>(cudaFreeHost(seen));
+  static_cast<void>(cudaFree(st));
+  static_cast<void>(cudaFree(key));
+}
+
 bool have_device()
 {
   int count = 0;
@@ -354,6 +501,14 @@ int main(int argc, char** argv)
   parts("latency_round_parts/list+csr", BM_round_parts<part_list | part_csr>);
   parts("latency_round_parts/list+csr+claim", BM_round_parts<part_list | part_csr | part_claim>);
   parts("latency_round_parts/list+csr+claim+gather", BM_round_parts<part_list | part_csr | part_claim | part_gather>);
+  auto const launches = [](char const* name, launch_mode mode, int body) {
+    benchmark::RegisterBenchmark(name, BM_launch, mode, body)->UseManualTime()->Iterations(5);
+  };
+  launches("latency_launch/stream_sync16", launch_mode::stream_sync16, 0);
+  launches("latency_launch/stream_ahead16", launch_mode::stream_ahead16, 0);
+  launches("latency_launch/stream_pdl16", launch_mode::stream_pdl16, 0);
+  for (int body : {1, 4, 16})
+    launches((std::string("latency_launch/graph_while") + std::to_string(body)).c_str(), launch_mode::graph_while, body);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
