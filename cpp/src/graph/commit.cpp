@@ -11,7 +11,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <sstream>
 #include <string>
 #include <type_traits>
 
@@ -261,18 +260,6 @@ void apply_upserts(adjacency<W>& a, int k, side_plan& p, std::span<arc_op const>
       }
     }
   }
-}
-
-std::string edge_str(vertex_t u, vertex_t v)
-{
-  return "(" + std::to_string(u) + ", " + std::to_string(v) + ")";
-}
-
-std::string num_str(double x)
-{
-  std::ostringstream os;
-  os << x;
-  return os.str();
 }
 
 /// The ids and weights of batch row `j` of kind `what` ("deletion"); messages are built only

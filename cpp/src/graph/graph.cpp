@@ -29,7 +29,9 @@ std::uint64_t next_graph_id() noexcept
 }  // namespace detail
 
 namespace {
+using detail::edge_str;
 using detail::idx;
+using detail::num_str;
 
 template <class W>
 constexpr dyng::weight_type weight_type_of() noexcept
@@ -44,18 +46,6 @@ bool valid_weight(W w) noexcept
     return std::isfinite(w) && w >= 0;
   else
     return w >= 0;
-}
-
-std::string num_str(double x)
-{
-  std::ostringstream os;
-  os << x;
-  return os.str();
-}
-
-std::string edge_str(vertex_t u, vertex_t v)
-{
-  return "(" + std::to_string(u) + ", " + std::to_string(v) + ")";
 }
 
 template <class W>
@@ -410,6 +400,25 @@ bool graph::has_edge(vertex_t u, vertex_t v) const
 }
 
 namespace detail {
+std::string edge_str(vertex_t u, vertex_t v)
+{
+  // Appended rather than "(" + ...: GCC 12 warns (-Wrestrict, a false positive) on a literal
+  // prepended to a temporary string, which every build would show.
+  std::string s = "(";
+  s += std::to_string(u);
+  s += ", ";
+  s += std::to_string(v);
+  s += ')';
+  return s;
+}
+
+std::string num_str(double x)
+{
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
 double build_bytes(std::int64_t n, bool directed) noexcept
 {
   return static_cast<double>(n) * (directed ? 96 : 64);

@@ -161,4 +161,8 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
 double build_bytes(std::int64_t n, bool directed) noexcept;
 std::string memory_shortfall(double bytes);
 
+/// Words of error messages: an edge as "(u, v)", a weight as the stream prints it.
+std::string edge_str(vertex_t u, vertex_t v);
+std::string num_str(double x);
+
 }  // namespace dyng::detail

@@ -75,7 +75,10 @@ std::string verify(graph const& g, result const& r)
       if (at >= rows.size()) return std::string("(none)");
       std::string s = std::to_string(static_cast<std::int64_t>(rows[at][1])) + " -> " +
                       std::to_string(static_cast<std::int64_t>(rows[at][0])) + " (";
-      for (std::size_t c = 2; c < rows[at].size(); ++c) s += (c > 2 ? " " : "") + std::to_string(rows[at][c]);
+      for (std::size_t c = 2; c < rows[at].size(); ++c) {
+        if (c > 2) s += ' ';
+        s += std::to_string(rows[at][c]);
+      }
       return s + ")";
     };
     return "combined graph: arc " + show(got, i) + " where a rebuild has " + show(want, i) + " (" +
