@@ -21,6 +21,7 @@
 // subtrees under lost tree arcs (level-synchronous, in parallel), reset them, pull at the
 // invalidated vertices and the heads of changed arcs, then propagate from the improved ones.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -76,6 +77,36 @@ struct shared_list {
   }
   [[nodiscard]] index_t count() const noexcept { return static_cast<index_t>(size); }
   [[nodiscard]] vertex_t operator[](index_t i) const noexcept { return items[static_cast<std::size_t>(i)]; }
+};
+
+/// One thread's appends to a shared_list, gathered and moved with one atomic per `capacity`
+/// entries (and at flush, which the destructor calls). An atomic per entry on the shared tail
+/// serializes the threads: building an update's lists that way on 16 threads made the update
+/// slower than one thread building them (docs/adr/0003 item 4).
+class list_appender {
+ public:
+  explicit list_appender(shared_list& list) noexcept : list_(list) {}
+  list_appender(list_appender const&) = delete;
+  list_appender& operator=(list_appender const&) = delete;
+  ~list_appender() { flush(); }
+  void push(vertex_t v) noexcept
+  {
+    gathered_[count_++] = v;
+    if (count_ == capacity) flush();
+  }
+  void flush() noexcept
+  {
+    if (count_ == 0) return;
+    std::size_t const at = std::atomic_ref<std::size_t>(list_.size).fetch_add(count_, std::memory_order_relaxed);
+    std::copy_n(gathered_.begin(), count_, list_.items.begin() + static_cast<std::ptrdiff_t>(at));
+    count_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t capacity = 256;
+  shared_list& list_;
+  std::array<vertex_t, capacity> gathered_;
+  std::size_t count_ = 0;
 };
 
 /// One pass over the objective's column: whether it holds a zero weight (then keys need their
@@ -167,12 +198,16 @@ struct rounds_engine {
       best_key[static_cast<std::size_t>(i)] = k;
       best_parent[static_cast<std::size_t>(i)] = p;
     }
-#pragma omp parallel for num_threads(threads) schedule(static) if (count > parallel_cutoff)
-    for (index_t i = 0; i < count; ++i) {
-      vertex_t const v = cand[i];
-      if (v != source && best_key[static_cast<std::size_t>(i)] < t.key_of(v)) {
-        t.set(v, best_key[static_cast<std::size_t>(i)]);
-        if (changed_marks == nullptr || claim(*changed_marks, v)) changed.push(v);
+#pragma omp parallel num_threads(threads) if (count > parallel_cutoff)
+    {
+      list_appender improved(changed);
+#pragma omp for schedule(static)
+      for (index_t i = 0; i < count; ++i) {
+        vertex_t const v = cand[i];
+        if (v != source && best_key[static_cast<std::size_t>(i)] < t.key_of(v)) {
+          t.set(v, best_key[static_cast<std::size_t>(i)]);
+          if (changed_marks == nullptr || claim(*changed_marks, v)) improved.push(v);
+        }
       }
     }
     st.relaxations += relax;
@@ -225,10 +260,14 @@ struct rounds_engine {
       dyng::detail::vertex_marks seen(ws, "sssp.omp.seen", g.n);
       shared_list cand{cand_buf};
       index_t const nc = near.count();
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) if (nc > parallel_cutoff)
-      for (index_t i = 0; i < nc; ++i)
-        for (vertex_t const y : out.targets(near[i]))
-          if (claim(seen, y)) cand.push(y);
+#pragma omp parallel num_threads(threads) if (nc > parallel_cutoff)
+      {
+        list_appender heads(cand);
+#pragma omp for schedule(dynamic, 64)
+        for (index_t i = 0; i < nc; ++i)
+          for (vertex_t const y : out.targets(near[i]))
+            if (claim(seen, y)) heads.push(y);
+      }
       shared_list next{next_buf};
       pull_and_apply(cand, next, nullptr);
       near.size = 0;
@@ -321,6 +360,8 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
     std::size_t far_least = none;  // the lowest bucket an entry of `far` was pushed at
     std::size_t current = 0;       // the bucket being relaxed (the same in every thread)
     std::size_t window = 0;        // the rings hold buckets [window, window + ring)
+    std::optional<list_appender> changes;  // this thread's appends to changed_all
+    if (changed_all != nullptr) changes.emplace(*changed_all);
     auto const place = [&](vertex_t v, std::size_t b) {
       if (b < window + ring) {
         bins[b % ring].push_back(v);
@@ -350,7 +391,7 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
           while (nd < seen)
             if (dv.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
               place(heads[j], bucket_of(nd));
-              if (changed_marks != nullptr && claim(*changed_marks, heads[j])) changed_all->push(heads[j]);
+              if (changes && claim(*changed_marks, heads[j])) changes->push(heads[j]);
               break;
             }
         }
@@ -365,6 +406,7 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
       std::atomic_ref<std::size_t> gather(lowest[now]);
       for (std::size_t seen = gather.load(std::memory_order_relaxed); mine < seen;)
         if (gather.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) break;
+      if (changes) changes->flush();  // the threshold below reads the list's count
 #pragma omp barrier
       std::size_t const next = gather.load(std::memory_order_relaxed);
       if (first_thread()) {  // untouched until the next round's first barrier
@@ -467,25 +509,33 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
   shared_list changed{ws.get<vertex_t>("sssp.omp.changed", e.n)};
   {
     scoped_stage stage(prof, "sssp.invalidate");
-#pragma omp parallel for num_threads(e.threads) schedule(static) if (rows > parallel_cutoff)
-    for (index_t i = 0; i < rows; ++i) {
-      auto const row = static_cast<std::size_t>(i);
-      bool const lost = ch.kind[row] == dyng::detail::change_kind::deleted ||
-                        (ch.kind[row] == dyng::detail::change_kind::reweighted &&
-                         ch.new_w[row * k + cc] > ch.old_w[row * k + cc]);
-      vertex_t const v = ch.dst[row];
-      if (lost && t.parent[static_cast<std::size_t>(v)] == ch.src[row] && claim(changed_marks, v)) changed.push(v);
+#pragma omp parallel num_threads(e.threads) if (rows > parallel_cutoff)
+    {
+      list_appender lost_heads(changed);
+#pragma omp for schedule(static)
+      for (index_t i = 0; i < rows; ++i) {
+        auto const row = static_cast<std::size_t>(i);
+        bool const lost = ch.kind[row] == dyng::detail::change_kind::deleted ||
+                          (ch.kind[row] == dyng::detail::change_kind::reweighted &&
+                           ch.new_w[row * k + cc] > ch.old_w[row * k + cc]);
+        vertex_t const v = ch.dst[row];
+        if (lost && t.parent[static_cast<std::size_t>(v)] == ch.src[row] && claim(changed_marks, v)) lost_heads.push(v);
+      }
     }
     // Level-synchronous subtree walk; parents are only read here.
     std::size_t level_begin = 0;
     while (level_begin < changed.size) {
       index_t const lo = static_cast<index_t>(level_begin);
       index_t const hi = changed.count();
-#pragma omp parallel for num_threads(e.threads) schedule(dynamic, 64) if (hi - lo > parallel_cutoff)
-      for (index_t i = lo; i < hi; ++i) {
-        vertex_t const x = changed[i];
-        for (vertex_t const y : e.out.targets(x))
-          if (t.parent[static_cast<std::size_t>(y)] == x && claim(changed_marks, y)) changed.push(y);
+#pragma omp parallel num_threads(e.threads) if (hi - lo > parallel_cutoff)
+      {
+        list_appender children(changed);
+#pragma omp for schedule(dynamic, 64)
+        for (index_t i = lo; i < hi; ++i) {
+          vertex_t const x = changed[i];
+          for (vertex_t const y : e.out.targets(x))
+            if (t.parent[static_cast<std::size_t>(y)] == x && claim(changed_marks, y)) children.push(y);
+        }
       }
       level_begin = static_cast<std::size_t>(hi);
       if (recompute_above >= 0 && changed.count() > recompute_above) {
@@ -505,16 +555,29 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
   // Pull at the invalidated vertices and at the heads of changed arcs.
   dyng::detail::vertex_marks head_marks(ws, "sssp.omp.head_marks", g.n);
   shared_list seeds{ws.get<vertex_t>("sssp.omp.seeds", e.n)};
-  for (index_t i = 0; i < changed.count(); ++i)
-    if (head_marks.set_first(changed[i])) seeds.push(changed[i]);
-  for (index_t i = 0; i < rows; ++i)
-    if (head_marks.set_first(ch.dst[static_cast<std::size_t>(i)])) seeds.push(ch.dst[static_cast<std::size_t>(i)]);
+  index_t const invalidated = changed.count();
+#pragma omp parallel num_threads(e.threads) if (invalidated + rows > parallel_cutoff)
+  {
+    list_appender pulling(seeds);
+#pragma omp for schedule(static) nowait
+    for (index_t i = 0; i < invalidated; ++i)
+      if (claim(head_marks, changed[i])) pulling.push(changed[i]);
+#pragma omp for schedule(static)
+    for (index_t i = 0; i < rows; ++i)
+      if (claim(head_marks, ch.dst[static_cast<std::size_t>(i)])) pulling.push(ch.dst[static_cast<std::size_t>(i)]);
+  }
   shared_list pending{ws.get<vertex_t>("sssp.omp.pending", e.n)};
   {
     scoped_stage stage(prof, "sssp.seed");
     e.pull_and_apply(seeds, pending, nullptr);
-    for (index_t i = 0; i < pending.count(); ++i)
-      if (changed_marks.set_first(pending[i])) changed.push(pending[i]);
+    index_t const improved = pending.count();
+#pragma omp parallel num_threads(e.threads) if (improved > parallel_cutoff)
+    {
+      list_appender changes(changed);
+#pragma omp for schedule(static)
+      for (index_t i = 0; i < improved; ++i)
+        if (claim(changed_marks, pending[i])) changes.push(pending[i]);
+    }
   }
   {
     scoped_stage stage(prof, "sssp.propagate");
@@ -533,11 +596,17 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
   {
     scoped_stage stage(prof, "sssp.parents");
     // Parents can change at changed vertices, heads (in seeds) and out-neighbours of changed.
-    for (index_t i = 0; i < changed.count(); ++i) {
-      vertex_t const x = changed[i];
-      if (head_marks.set_first(x)) seeds.push(x);
-      for (vertex_t const y : e.out.targets(x))
-        if (head_marks.set_first(y)) seeds.push(y);
+    index_t const nc = changed.count();
+#pragma omp parallel num_threads(e.threads) if (nc > parallel_cutoff)
+    {
+      list_appender touched(seeds);
+#pragma omp for schedule(dynamic, 64)
+      for (index_t i = 0; i < nc; ++i) {
+        vertex_t const x = changed[i];
+        if (claim(head_marks, x)) touched.push(x);
+        for (vertex_t const y : e.out.targets(x))
+          if (claim(head_marks, y)) touched.push(y);
+      }
     }
     e.derive_parents(seeds);
   }
