@@ -197,6 +197,7 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   }
   if (!weighted) {
     names.clear();
+    // Not "w" + std::to_string(c): GCC 12 warns on it (-Wrestrict, a false positive; graph.cpp's edge_str).
     for (int c = 0; c < k; ++c) names.push_back(std::string(1, 'w').append(std::to_string(c)));
   }
   int const wk = el.weights.empty() ? 0 : k;  // columns actually held in el.weights
