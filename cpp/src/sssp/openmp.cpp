@@ -67,7 +67,8 @@ bool claim(dyng::detail::vertex_marks& marks, vertex_t v) noexcept
   return stamp.exchange(marks.generation(), std::memory_order_relaxed) != marks.generation();
 }
 
-/// An append-only list that several threads fill through a shared tail.
+/// An append-only list that several threads fill through a shared tail: in parallel loops
+/// through a list_appender each, push() alone where appends are few.
 struct shared_list {
   std::span<vertex_t> items;
   std::size_t size = 0;
