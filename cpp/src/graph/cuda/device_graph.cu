@@ -25,10 +25,10 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include <cuda/std/bit>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -145,11 +145,16 @@ struct commit_status {
 
 constexpr std::uint32_t none = 0xffffffffu;
 
-/// Bits of a vertex id below n, or of n itself (an invalid row's placeholder): std::bit_width(n).
-__device__ inline int id_bits(vertex_t n) { return 32 - __clz(n); }
+/// Bits of a vertex id below n, or of n itself (an invalid row's placeholder); at least one.
+__host__ __device__ constexpr int id_bits(vertex_t n)
+{
+  int const bits = static_cast<int>(cuda::std::bit_width(static_cast<std::uint32_t>(n)));
+  return bits > 1 ? bits : 1;
+}
 
-/// An arc's sort key, row above column: 2 * id_bits(n) bits, so that the sort makes as few passes
-/// as the vertex count allows (NE: 42 bits, 6 passes of 8; row << 32 took 7).
+/// An arc's sort key, row above column: arc_key_bits(n) bits, so that the sort makes as few
+/// passes as the vertex count allows (NE: 42 bits, 6 passes of 8; row << 32 took 7).
+__host__ __device__ constexpr int arc_key_bits(vertex_t n) { return 2 * id_bits(n); }
 __device__ inline std::uint64_t arc_key(vertex_t row, vertex_t col, vertex_t n)
 {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << id_bits(n)) | static_cast<std::uint32_t>(col);
@@ -619,10 +624,9 @@ void plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n,
   p.keys = scratch<std::uint64_t>(res, p.tag + ".keys", count);
   p.perm = scratch<std::uint32_t>(res, p.tag + ".perm", count);
   launch_strided(res, p.nops, make_keys, static_cast<arc_op const*>(p.ops), p.nops, n, keys_in, index_in);
-  int const end_bit = 2 * std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));  // arc_key's width
   if (count > 0)
     cub_call(res, p.tag + ".sort", [&](void* tmp, std::size_t& bytes) {
-      return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys_in, p.keys, index_in, p.perm, p.nops, 0, end_bit, s);
+      return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys_in, p.keys, index_in, p.perm, p.nops, 0, arc_key_bits(n), s);
     });
 
   auto const nn = static_cast<std::size_t>(n);
