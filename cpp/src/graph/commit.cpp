@@ -5,9 +5,16 @@
 // are sorted by (row, key, order) and grouped per arc; one pass over each touched row resolves
 // every group (copies before the batch, position of the first surviving copy). Validation and the
 // capacity check read only that plan. Mutation starts when nothing can fail any more: the change
-// set is reserved and any regrow is done first, neither of which changes what the graph holds.
+// set is sized and any regrow is done first, neither of which changes what the graph holds.
 // A directed graph's in-adjacency gets the same ops with row and key swapped.
+//
+// On OpenMP resources the passes over touched rows run on the resources' threads: they are
+// bound by memory latency (a touched row is a random place in the arrays), so one thread waits
+// for one row at a time (NE, 50,000 changes: ~100,000 rows, ~40 ms on one thread). Every pass
+// writes only its own rows and groups; the change set is written at offsets counted beforehand,
+// so it is the same, row for row, whatever the thread count.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -32,16 +39,16 @@ struct arc_op {
   bool skip;              // a weight change of a missing edge under missing_edge::ignore
   std::size_t row;        // batch row (index within its kind), for messages
   std::size_t w;          // offset of its k weights in the converted weights
-  std::size_t group[2];   // its group on the out side [0] and on the in side [1]
 };
 
 struct group_info {
   vertex_t row, key;
   edge_t copies;          // arcs row->key before the batch
-  edge_t first;           // row-relative position of the first surviving copy, or -1
+  edge_t first;           // row-relative position of the first surviving copy, or -1 (appending: the new arc's, once placed)
   std::size_t op_begin, op_end;  // its ops, in perm
   std::size_t erases;     // deletion ops in the group
   bool appends;           // an insertion appends a new arc
+  std::size_t append_op;  // that insertion's index in the ops (application order)
 };
 
 struct row_info {
@@ -49,7 +56,11 @@ struct row_info {
   std::size_t g_begin, g_end;  // its groups
   edge_t removed;              // arcs the deletions remove
   edge_t appended;
+  std::size_t first_record;    // where its deletions' records start in the change set
 };
+
+/// What an insertion or weight change did on the out side (the change set's record of it).
+enum class outcome : std::uint8_t { none, inserted, reweighted };
 
 struct side_plan {
   std::span<std::size_t> perm;  // op indices sorted by (row, key, index)
@@ -57,6 +68,26 @@ struct side_plan {
   std::span<row_info> rows;
   bool overflow = false;
 };
+
+/// Threads for the passes over rows: the resources' team on OpenMP, one otherwise.
+int commit_threads(resources const& res) noexcept { return res.backend() == backend::openmp ? res.threads() : 1; }
+
+/// Below this many items a pass runs on the calling thread: a parallel region costs more.
+constexpr std::int64_t parallel_items = 1024;
+
+/// body(i) for every i below count, on `threads` threads when there are enough items. Rows vary
+/// in length (a social graph's hubs), hence dynamic chunks.
+template <class Body>
+void for_each_index(std::size_t count, int threads, Body const& body)
+{
+  auto const n = static_cast<std::int64_t>(count);
+  if (threads == 1 || n < parallel_items) {  // not even a team of one: a small commit takes ~1 us
+    for (std::size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+  for (std::int64_t i = 0; i < n; ++i) body(static_cast<std::size_t>(i));
+}
 
 template <int Side>
 vertex_t row_of(arc_op const& o) noexcept { return Side == 0 ? o.u : o.v; }
@@ -69,39 +100,71 @@ group_info* find_group(std::span<group_info> gs, vertex_t key) noexcept
   return it != gs.end() && it->key == key ? &*it : nullptr;
 }
 
-/// Groups the ops of one side and resolves each group with one pass over each touched row.
-template <int Side, class W>
-side_plan plan_side(workspace& ws, adjacency<W> const& a, std::span<arc_op> ops)
+/// `perm`: the op indices sorted by (row, key, index). On several threads the ops are first
+/// dealt into buckets of consecutive rows (8 per thread, so that a batch crowded into a few
+/// rows still spreads), then the buckets are sorted side by side. (libstdc++'s parallel sort
+/// would do, but it is GCC's alone, and ThreadSanitizer flags a race inside it.)
+template <int Side>
+void sort_ops(workspace& ws, std::span<std::size_t> perm, std::span<arc_op const> ops, vertex_t n, int threads)
 {
-  side_plan p;
-  std::size_t const nops = ops.size();
-  p.perm = ws.get<std::size_t>(Side == 0 ? "graph.commit.perm" : "graph.commit.in_perm", nops);
-  std::iota(p.perm.begin(), p.perm.end(), std::size_t{0});
-  std::sort(p.perm.begin(), p.perm.end(), [&](std::size_t x, std::size_t y) {
+  auto const less = [&](std::size_t x, std::size_t y) {
     auto const rx = row_of<Side>(ops[x]), ry = row_of<Side>(ops[y]);
     if (rx != ry) return rx < ry;
     auto const kx = key_of<Side>(ops[x]), ky = key_of<Side>(ops[y]);
     return kx != ky ? kx < ky : x < y;
-  });
+  };
+  if (threads == 1 || static_cast<std::int64_t>(ops.size()) < parallel_items) {
+    std::iota(perm.begin(), perm.end(), std::size_t{0});
+    std::sort(perm.begin(), perm.end(), less);
+    return;
+  }
+  auto const buckets = static_cast<std::uint64_t>(8 * threads);
+  auto const bucket_of = [&](std::size_t i) {
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(row_of<Side>(ops[i])) * buckets / static_cast<std::uint64_t>(n));
+  };
+  auto start = ws.get<std::size_t>("graph.commit.bucket_start", buckets + 1);
+  auto fill = ws.get<std::size_t>("graph.commit.bucket_fill", buckets);
+  std::fill(start.begin(), start.end(), std::size_t{0});
+  for (std::size_t i = 0; i < ops.size(); ++i) ++start[bucket_of(i) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::copy_n(start.begin(), buckets, fill.begin());
+  for (std::size_t i = 0; i < ops.size(); ++i) perm[fill[bucket_of(i)]++] = i;
+  auto const nb = static_cast<std::int64_t>(buckets);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::int64_t b = 0; b < nb; ++b) {
+    auto const first = perm.begin() + static_cast<std::ptrdiff_t>(start[static_cast<std::size_t>(b)]);
+    auto const last = perm.begin() + static_cast<std::ptrdiff_t>(start[static_cast<std::size_t>(b) + 1]);
+    std::sort(first, last, less);
+  }
+}
+
+/// Groups the ops of one side and resolves each group with one pass over each touched row.
+template <int Side, class W>
+side_plan plan_side(workspace& ws, adjacency<W> const& a, std::span<arc_op const> ops, int threads)
+{
+  side_plan p;
+  std::size_t const nops = ops.size();
+  p.perm = ws.get<std::size_t>(Side == 0 ? "graph.commit.perm" : "graph.commit.in_perm", nops);
+  sort_ops<Side>(ws, p.perm, ops, static_cast<vertex_t>(a.degree.size()), threads);
   auto groups = ws.get<group_info>(Side == 0 ? "graph.commit.groups" : "graph.commit.in_groups", nops);
   auto rows = ws.get<row_info>(Side == 0 ? "graph.commit.rows" : "graph.commit.in_rows", nops);
   std::size_t ng = 0, nr = 0;
   for (std::size_t i = 0; i < nops; ++i) {
-    auto& o = ops[p.perm[i]];
+    auto const& o = ops[p.perm[i]];
     vertex_t const r = row_of<Side>(o), k = key_of<Side>(o);
     if (ng == 0 || groups[ng - 1].row != r || groups[ng - 1].key != k) {
-      if (nr == 0 || rows[nr - 1].row != r) rows[nr++] = {r, ng, ng, 0, 0};
-      groups[ng++] = {r, k, 0, -1, i, i, 0, false};
+      if (nr == 0 || rows[nr - 1].row != r) rows[nr++] = {r, ng, ng, 0, 0, 0};
+      groups[ng++] = {r, k, 0, -1, i, i, 0, false, 0};
       rows[nr - 1].g_end = ng;
     }
     auto& g = groups[ng - 1];
     g.op_end = i + 1;
-    o.group[Side] = ng - 1;
     if (o.kind == op_kind::erase) ++g.erases;
   }
   p.groups = groups.first(ng);
   p.rows = rows.first(nr);
-  for (auto& r : p.rows) {
+  for_each_index(nr, threads, [&](std::size_t ri) {
+    auto& r = p.rows[ri];
     auto const gs = p.groups.subspan(r.g_begin, r.g_end - r.g_begin);
     auto const targets = a.targets(r.row);
     edge_t removed = 0;
@@ -115,17 +178,21 @@ side_plan plan_side(workspace& ws, adjacency<W> const& a, std::span<arc_op> ops)
         g->first = static_cast<edge_t>(i) - removed;
     }
     r.removed = removed;
-  }
+  });
   return p;
 }
 
 /// Walks each group's insertions and weight changes in order: marks the groups whose insertion
-/// appends, and hands every weight change of a then-missing arc to `missing` (which may throw
-/// or mark it skipped). Then checks each touched row's final degree against its slots.
-template <int Side, class W, class Missing>
-void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, Missing missing)
+/// appends, and marks skipped every weight change of a then-missing arc (the caller refuses the
+/// batch instead under missing_edge::error; a directed graph's in side mirrors the out side, so
+/// it finds none the out side has not marked). Then checks each touched row's final degree
+/// against its slots.
+template <int Side, class W>
+void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, int threads)
 {
-  for (auto& r : p.rows) {
+  std::atomic<bool> overflow{false};
+  for_each_index(p.rows.size(), threads, [&](std::size_t ri) {
+    auto& r = p.rows[ri];
     for (auto gi = r.g_begin; gi < r.g_end; ++gi) {
       auto& g = p.groups[gi];
       bool exists = g.copies > 0 && g.erases == 0;
@@ -133,17 +200,21 @@ void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, M
         auto& o = ops[p.perm[i]];
         if (o.kind == op_kind::erase || o.skip) continue;
         if (o.kind == op_kind::insert) {
-          if (!exists) g.appends = true;
+          if (!exists) {
+            g.appends = true;
+            g.append_op = p.perm[i];
+          }
           exists = true;
         } else if (!exists) {
-          missing(o);
+          o.skip = true;
         }
       }
       if (g.appends) ++r.appended;
     }
     auto const v = idx(r.row);
-    if (a.degree[v] - r.removed + r.appended > a.begin[v + 1] - a.begin[v]) p.overflow = true;
-  }
+    if (a.degree[v] - r.removed + r.appended > a.begin[v + 1] - a.begin[v]) overflow.store(true, std::memory_order_relaxed);
+  });
+  p.overflow = overflow.load(std::memory_order_relaxed);
 }
 
 /// Re-lays the side's arrays when some row lacks slots, sizing touched rows for their final
@@ -167,40 +238,50 @@ bool regrow_if_needed(adjacency<W>& a, int k, side_plan const& p)
   return true;
 }
 
-template <class W>
-void record(change_set<W>* cs, vertex_t u, vertex_t v, change_kind kind, std::span<W const> old_w,
-            std::span<W const> new_w)
+/// Writes record i of the change set, its weights old_w(c) and new_w(c) for the k columns c.
+template <class W, class Old, class New>
+void set_record(change_set<W>& cs, std::size_t i, vertex_t u, vertex_t v, change_kind kind, std::size_t k,
+                Old const& old_w, New const& new_w)
 {
-  cs->src.push_back(u);
-  cs->dst.push_back(v);
-  cs->kind.push_back(kind);
-  cs->old_w.insert(cs->old_w.end(), old_w.begin(), old_w.end());
-  cs->new_w.insert(cs->new_w.end(), new_w.begin(), new_w.end());
+  cs.src[i] = u;
+  cs.dst[i] = v;
+  cs.kind[i] = kind;
+  for (std::size_t c = 0; c < k; ++c) {
+    cs.old_w[i * k + c] = old_w(c);
+    cs.new_w[i * k + c] = new_w(c);
+  }
 }
 
+template <class W>
+W zero_weight(std::size_t) noexcept { return W{}; }
+
 /// Removes the deleted arcs of every touched row (the survivors keep their order). On the out
-/// side (cs != nullptr) records each removed arc. Returns the number removed.
+/// side (cs != nullptr) records each removed arc, rows in order from record 0. Returns the number
+/// removed.
 template <int Side, class W>
-edge_t apply_deletions(adjacency<W>& a, int k, side_plan const& p, change_set<W>* cs, std::span<W> scratch_w,
-                       std::span<W const> zeros)
+edge_t apply_deletions(adjacency<W>& a, int k, side_plan& p, change_set<W>* cs, int threads)
 {
   std::size_t const cap = a.target.size();
   std::size_t const kk = static_cast<std::size_t>(k);
   edge_t total = 0;
-  for (auto const& r : p.rows) {
-    if (r.removed == 0) continue;
+  for (auto& r : p.rows) {
+    r.first_record = idx(total);
+    total += r.removed;
+  }
+  for_each_index(p.rows.size(), threads, [&](std::size_t ri) {
+    auto const& r = p.rows[ri];
+    if (r.removed == 0) return;
     auto const gs = p.groups.subspan(r.g_begin, r.g_end - r.g_begin);
     auto const base = idx(a.begin[idx(r.row)]);
     auto const d = idx(a.degree[idx(r.row)]);
-    std::size_t w = 0;
+    std::size_t w = 0, rec = r.first_record;
     for (std::size_t i = 0; i < d; ++i) {
       vertex_t const t = a.target[base + i];
       auto const* g = find_group(gs, t);
       if (g && g->erases > 0) {
-        if (cs) {
-          for (std::size_t c = 0; c < kk; ++c) scratch_w[c] = a.weight[c * cap + base + i];
-          record<W>(cs, r.row, t, change_kind::deleted, scratch_w.first(kk), zeros);
-        }
+        if (cs)
+          set_record<W>(*cs, rec++, r.row, t, change_kind::deleted, kk,
+                        [&](std::size_t c) { return a.weight[c * cap + base + i]; }, zero_weight<W>);
         continue;
       }
       if (w != i) {
@@ -210,56 +291,97 @@ edge_t apply_deletions(adjacency<W>& a, int k, side_plan const& p, change_set<W>
       ++w;
     }
     a.degree[idx(r.row)] = static_cast<edge_t>(w);
-    total += r.removed;
-  }
+  });
   return total;
 }
 
-/// Applies the insertions and weight changes in batch order. On the out side (stats != nullptr)
-/// an upsert with the current weights is ignored and every change is recorded.
+/// Applies the insertions and weight changes, row by row (threads over rows): a row's appended
+/// arcs take its free slots in application order, and each arc's operations apply in that order.
+/// On the out side (`done` not empty) each operation's outcome goes to `done`, and the weights it
+/// replaced to `replaced` (k per operation), for record_upserts.
 template <int Side, class W>
-void apply_upserts(adjacency<W>& a, int k, side_plan& p, std::span<arc_op const> ops, std::size_t first_upsert,
-                   std::span<W const> conv, change_set<W>* cs, commit_stats* stats, std::span<W> scratch_w,
-                   std::span<W const> zeros)
+void apply_upserts(adjacency<W>& a, int k, side_plan& p, std::span<arc_op const> ops, std::span<W const> conv,
+                   std::span<outcome> done, std::span<W> replaced, std::span<std::size_t> order, int threads)
 {
   std::size_t const cap = a.target.size();
   std::size_t const kk = static_cast<std::size_t>(k);
+  std::atomic<bool> out_of_slots{false};
+  for_each_index(p.rows.size(), threads, [&](std::size_t ri) {
+    auto const& r = p.rows[ri];
+    auto const v = idx(r.row);
+    auto const base = idx(a.begin[v]);
+    if (r.appended > 0) {
+      // The appending groups, by their insertion's place in the batch (the row's slice of `order`).
+      std::size_t na = 0;
+      for (auto gi = r.g_begin; gi < r.g_end; ++gi)
+        if (p.groups[gi].appends) order[r.g_begin + na++] = gi;
+      auto const slice = order.subspan(r.g_begin, na);
+      std::sort(slice.begin(), slice.end(),
+                [&](std::size_t x, std::size_t y) { return p.groups[x].append_op < p.groups[y].append_op; });
+      if (a.degree[v] + static_cast<edge_t>(na) > a.begin[v + 1] - a.begin[v]) {
+        out_of_slots.store(true, std::memory_order_relaxed);
+        return;
+      }
+      for (auto gi : slice) {
+        p.groups[gi].first = a.degree[v]++;
+        a.target[base + idx(p.groups[gi].first)] = p.groups[gi].key;
+      }
+    }
+    for (auto gi = r.g_begin; gi < r.g_end; ++gi) {
+      auto const& g = p.groups[gi];
+      if (g.first < 0) continue;  // deleted, or changes of a missing arc only (skipped)
+      auto const slot = base + idx(g.first);
+      for (auto i = g.op_begin; i < g.op_end; ++i) {
+        auto const s = p.perm[i];
+        auto const& o = ops[s];
+        if (o.kind == op_kind::erase || o.skip) continue;
+        auto const nw = conv.subspan(o.w, kk);
+        if (!done.empty()) {
+          if (g.appends && s == g.append_op) {
+            done[s] = outcome::inserted;
+          } else {
+            bool same = true;
+            for (std::size_t c = 0; c < kk; ++c) {
+              replaced[s * kk + c] = a.weight[c * cap + slot];
+              same = same && replaced[s * kk + c] == nw[c];
+            }
+            done[s] = same ? outcome::none : outcome::reweighted;
+          }
+        }
+        for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + slot] = nw[c];
+      }
+    }
+  });
+  DYNG_ASSERT(!out_of_slots.load(std::memory_order_relaxed), "commit: a row ran out of slots after the capacity check");
+}
+
+/// The out side's insertions and weight changes into the change set, in application order from
+/// record `at`, and into the stats.
+template <class W>
+void record_upserts(change_set<W>& cs, std::size_t at, std::span<arc_op const> ops, std::size_t first_upsert,
+                    std::span<W const> conv, std::span<outcome const> done, std::span<W const> replaced, std::size_t k,
+                    commit_stats& stats)
+{
   for (std::size_t s = first_upsert; s < ops.size(); ++s) {
     auto const& o = ops[s];
     if (o.skip) continue;
-    auto& g = p.groups[o.group[Side]];
-    auto const v = idx(g.row);
-    auto const base = idx(a.begin[v]);
-    auto const nw = conv.subspan(o.w, kk);
-    if (g.first >= 0) {
-      auto const slot = base + idx(g.first);
-      if (stats) {
-        bool same = true;
-        for (std::size_t c = 0; c < kk; ++c) {
-          scratch_w[c] = a.weight[c * cap + slot];
-          same = same && scratch_w[c] == nw[c];
-        }
-        if (same) {
-          ++stats->ignored;
-          continue;
-        }
-        record<W>(cs, g.row, g.key, change_kind::reweighted, scratch_w.first(kk), nw);
-        ++stats->reweighted;
-      }
-      for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + slot] = nw[c];
-    } else {
-      DYNG_ASSERT(o.kind == op_kind::insert, "commit: a validated weight change found no arc");
-      auto const slot = base + idx(a.degree[v]);
-      DYNG_ASSERT(slot < idx(a.begin[v + 1]), "commit: a row ran out of slots after the capacity check");
-      a.target[slot] = g.key;
-      for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + slot] = nw[c];
-      g.first = a.degree[v]++;
-      if (stats) {
-        record<W>(cs, g.row, g.key, change_kind::inserted, zeros, nw);
-        ++stats->inserted;
-      }
+    auto const new_w = [&](std::size_t c) { return conv[o.w + c]; };
+    switch (done[s]) {
+      case outcome::none:
+        ++stats.ignored;
+        break;
+      case outcome::inserted:
+        set_record<W>(cs, at++, o.u, o.v, change_kind::inserted, k, zero_weight<W>, new_w);
+        ++stats.inserted;
+        break;
+      case outcome::reweighted:
+        set_record<W>(cs, at++, o.u, o.v, change_kind::reweighted, k, [&](std::size_t c) { return replaced[s * k + c]; },
+                      new_w);
+        ++stats.reweighted;
+        break;
     }
   }
+  cs.resize(at, k);
 }
 
 /// The ids and weights of batch row `j` of kind `what` ("deletion"); messages are built only
@@ -320,6 +442,7 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
   std::size_t const k = static_cast<std::size_t>(g.k);
   bool const mosp = b.semantics() == batch_semantics::mosp;
   bool const strict = b.policy() == missing_edge::error;
+  int const threads = commit_threads(res);
   commit_stats stats;
 
   // 1. Shape, ids and weights, row by row.
@@ -330,13 +453,10 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
   std::size_t const nupserts = b.insertions() + b.weight_changes();
   auto ops = ws.get<arc_op>("graph.commit.ops", (b.deletions() + nupserts) * arcs_per_row);
   auto conv = ws.get<W>("graph.commit.weights", nupserts * k);
-  auto scratch_w = ws.get<W>("graph.commit.scratch", 2 * k);
-  std::fill(scratch_w.begin() + static_cast<std::ptrdiff_t>(k), scratch_w.end(), W{});
-  std::span<W const> const zeros = scratch_w.subspan(k, k);
   std::size_t nops = 0;
   auto push = [&](vertex_t u, vertex_t v, op_kind kind, std::size_t row, std::size_t w) {
-    ops[nops++] = {u, v, kind, false, row, w, {0, 0}};
-    if (!g.directed && u != v) ops[nops++] = {v, u, kind, false, row, w, {0, 0}};
+    ops[nops++] = {u, v, kind, false, row, w};
+    if (!g.directed && u != v) ops[nops++] = {v, u, kind, false, row, w};
   };
   for (std::size_t j = 0; j < b.deletions(); ++j) push(b.erase_src()[j], b.erase_dst()[j], op_kind::erase, j, 0);
   std::size_t const first_upsert = nops;
@@ -359,7 +479,7 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
 
   // 3. Plan the out side and validate existence (nothing has changed yet).
   auto& out = store.out;
-  auto po = plan_side<0>(ws, out, all_ops);
+  auto po = plan_side<0>(ws, out, all_ops, threads);
   std::size_t bad_del = std::numeric_limits<std::size_t>::max();
   std::size_t bad_chg = bad_del;
   for (auto const& grp : po.groups) {
@@ -377,12 +497,10 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
                "batch deletion " + std::to_string(bad_del) + ": edge " +
                    edge_str(b.erase_src()[bad_del], b.erase_dst()[bad_del]) +
                    " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
-  simulate_side<0>(po, out, all_ops, [&](arc_op& o) {
-    if (strict)
-      bad_chg = std::min(bad_chg, o.row);
-    else
-      o.skip = true;
-  });
+  simulate_side<0>(po, out, all_ops, threads);
+  if (strict)
+    for (auto const& o : all_ops)
+      if (o.skip) bad_chg = std::min(bad_chg, o.row);
   DYNG_EXPECTS(bad_chg == std::numeric_limits<std::size_t>::max(),
                "batch weight change " + std::to_string(bad_chg) + ": edge " +
                    edge_str(b.change_src()[bad_chg], b.change_dst()[bad_chg]) +
@@ -392,8 +510,8 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
 
   side_plan pi;
   if (g.directed) {
-    pi = plan_side<1>(ws, store.in, all_ops);
-    simulate_side<1>(pi, store.in, all_ops, [](arc_op&) {});
+    pi = plan_side<1>(ws, store.in, all_ops, threads);
+    simulate_side<1>(pi, store.in, all_ops, threads);
   }
 
   // 4. Make room before changing anything: the change set, then the rows (a regrow keeps content).
@@ -404,20 +522,20 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
     if (grp.erases > 0) bound += idx(grp.copies);
   for (std::size_t s = first_upsert; s < nops; ++s)
     if (!all_ops[s].skip) ++bound;
-  cs.src.reserve(bound);
-  cs.dst.reserve(bound);
-  cs.kind.reserve(bound);
-  cs.old_w.reserve(bound * k);
-  cs.new_w.reserve(bound * k);
+  cs.resize(bound, k);
+  auto done = ws.get<outcome>("graph.commit.outcomes", nops);
+  auto replaced = ws.get<W>("graph.commit.replaced", nops * k);
+  auto order = ws.get<std::size_t>("graph.commit.append_order", nops);
   stats.regrown = regrow_if_needed<W>(out, g.k, po);
   if (g.directed) stats.regrown = regrow_if_needed<W>(store.in, g.k, pi) || stats.regrown;
 
   // 5. Apply: deletions, then insertions and weight changes in batch order.
-  stats.deleted = apply_deletions<0, W>(out, g.k, po, &cs, scratch_w, zeros);
-  apply_upserts<0, W>(out, g.k, po, all_ops, first_upsert, conv, &cs, &stats, scratch_w, zeros);
+  stats.deleted = apply_deletions<0, W>(out, g.k, po, &cs, threads);
+  apply_upserts<0, W>(out, g.k, po, all_ops, conv, done, replaced, order, threads);
+  record_upserts<W>(cs, idx(stats.deleted), all_ops, first_upsert, conv, done, replaced, k, stats);
   if (g.directed) {
-    apply_deletions<1, W>(store.in, g.k, pi, nullptr, scratch_w, zeros);
-    apply_upserts<1, W>(store.in, g.k, pi, all_ops, first_upsert, conv, nullptr, nullptr, scratch_w, zeros);
+    apply_deletions<1, W>(store.in, g.k, pi, nullptr, threads);
+    apply_upserts<1, W>(store.in, g.k, pi, all_ops, conv, {}, {}, order, threads);
   }
   g.m += stats.inserted - stats.deleted;
   return stats;

@@ -70,6 +70,10 @@ struct change_set {
   {
     src.clear(); dst.clear(); kind.clear(); old_w.clear(); new_w.clear();
   }
+  void resize(std::size_t rows, std::size_t k)
+  {
+    src.resize(rows); dst.resize(rows); kind.resize(rows); old_w.resize(rows * k); new_w.resize(rows * k);
+  }
 };
 
 using any_store = std::variant<graph_store<std::int32_t>, graph_store<double>>;

@@ -265,4 +265,118 @@ TEST(GraphRandomMultigraph, ParallelArcsStayMirrored)
   }
 }
 
+/// The stored arrays of both adjacencies, slot by slot (order, slack and capacity included).
+template <class W>
+void expect_same_store(graph const& a, graph const& b, std::string const& where)
+{
+  auto const& x = std::get<detail::graph_store<W>>(a.impl().store);
+  auto const& y = std::get<detail::graph_store<W>>(b.impl().store);
+  for (auto side : {0, 1}) {
+    auto const& p = side == 0 ? x.out : x.in;
+    auto const& q = side == 0 ? y.out : y.in;
+    EXPECT_EQ(p.begin, q.begin) << where << " side " << side;
+    EXPECT_EQ(p.degree, q.degree) << where << " side " << side;
+    for (std::size_t v = 0; v < p.degree.size(); ++v)
+      for (std::size_t i = 0; i < static_cast<std::size_t>(p.degree[v]); ++i) {
+        auto const s = static_cast<std::size_t>(p.begin[v]) + i;
+        ASSERT_EQ(p.target[s], q.target[s]) << where << " side " << side << " row " << v << " slot " << i;
+        for (std::size_t c = 0; c < p.weight.size() / p.target.size(); ++c)
+          ASSERT_EQ(p.weight[c * p.target.size() + s], q.weight[c * q.target.size() + s]) << where << " row " << v;
+      }
+  }
+}
+
+template <class W>
+void expect_same_changes(graph const& a, graph const& b, std::string const& where)
+{
+  auto const& x = changes<W>(a);
+  auto const& y = changes<W>(b);
+  EXPECT_EQ(x.src, y.src) << where;
+  EXPECT_EQ(x.dst, y.dst) << where;
+  EXPECT_EQ(x.kind, y.kind) << where;
+  EXPECT_EQ(x.old_w, y.old_w) << where;
+  EXPECT_EQ(x.new_w, y.new_w) << where;
+}
+
+// The OpenMP resources commit over rows on their threads: batches of thousands of rows (past the
+// passes' parallel cutoff), with repeats, missing arcs and hub rows, leave the same arrays, change
+// set, stats and refusals as the sequential commit, slot for slot.
+TEST(GraphRandomParallel, OpenMpCommitsEqualSequential)
+{
+  if (!openmp_available()) GTEST_SKIP() << "built without OpenMP";
+  auto const seq = resources::sequential();
+  for (int seed = 1; seed <= 8; ++seed) {
+    rng r{std::mt19937_64(static_cast<std::uint64_t>(seed) * 104729)};
+    bool const directed = seed % 2 == 0;
+    int const k = 1 + seed % 3 / 2;
+    bool const real = seed % 4 == 3;
+    auto const omp = resources::openmp(2 + seed % 3);
+    vertex_t const n = 3000;
+    auto endpoint = [&] {  // a few hubs take a tenth of the endpoints
+      return static_cast<vertex_t>(r.coin(0.1) ? r.uniform(0, 4) : r.uniform(0, n - 1));
+    };
+    std::vector<vertex_t> src, dst;
+    std::vector<std::int32_t> wi;
+    for (int i = 0; i < 4 * n; ++i) {
+      src.push_back(endpoint());
+      dst.push_back(endpoint());
+      for (int c = 0; c < k; ++c) wi.push_back(r.uniform(0, 9));
+    }
+    std::vector<double> const wd(wi.begin(), wi.end());
+    auto const opts = graph_options{.directed = directed,
+                                    .k = k,
+                                    .weight_type = real ? weight_type::float64 : weight_type::int32,
+                                    .duplicates = seed % 4 == 1 ? duplicate_edges::keep : duplicate_edges::min_weight};
+    auto build = [&](resources const& res) {
+      return real ? graph::from_edges(res, n, src, dst, wd, opts) : graph::from_edges(res, n, src, dst, wi, opts);
+    };
+    auto a = build(seq);
+    auto b = build(omp);
+    std::vector<std::pair<vertex_t, vertex_t>> existing;
+    for (auto const& [u, v, ww] : out_arcs(a)) existing.emplace_back(u, v);
+    for (int step = 0; step < 6; ++step) {
+      std::string const where = "seed=" + std::to_string(seed) + " step=" + std::to_string(step);
+      bool const lax = step % 3 != 2;
+      batch bt(k, batch_semantics::set, lax ? missing_edge::ignore : missing_edge::error);
+      auto random_w = [&] {
+        std::vector<double> x;
+        for (int c = 0; c < k; ++c) x.push_back(r.uniform(0, 9));
+        return x;
+      };
+      for (int i = 0; i < 4000; ++i) {
+        auto const e = r.coin(0.6) ? existing[static_cast<std::size_t>(r.uniform(0, static_cast<int>(existing.size()) - 1))]
+                                   : std::pair{endpoint(), endpoint()};
+        int const what = r.uniform(0, 9);
+        if (what < 3)
+          bt.erase(e.first, e.second);
+        else if (what < 7)
+          bt.insert(e.first, e.second, random_w());
+        else
+          bt.set_weights(e.first, e.second, random_w());
+      }
+      std::string refusal_a, refusal_b;
+      commit_stats sa, sb;
+      try { sa = a.commit(seq, bt); } catch (invalid_argument const& e) { refusal_a = e.what(); }
+      try { sb = b.commit(omp, bt); } catch (invalid_argument const& e) { refusal_b = e.what(); }
+      EXPECT_EQ(refusal_a, refusal_b) << where;
+      EXPECT_EQ(sa.inserted, sb.inserted) << where;
+      EXPECT_EQ(sa.deleted, sb.deleted) << where;
+      EXPECT_EQ(sa.reweighted, sb.reweighted) << where;
+      EXPECT_EQ(sa.ignored, sb.ignored) << where;
+      EXPECT_EQ(sa.regrown, sb.regrown) << where;
+      EXPECT_EQ(a.version(), b.version()) << where;
+      if (real) {
+        expect_same_store<double>(a, b, where);
+        if (refusal_a.empty()) expect_same_changes<double>(a, b, where);
+      } else {
+        expect_same_store<std::int32_t>(a, b, where);
+        if (refusal_a.empty()) expect_same_changes<std::int32_t>(a, b, where);
+      }
+      expect_consistent(b, where);
+      existing.clear();
+      for (auto const& [u, v, ww] : out_arcs(a)) existing.emplace_back(u, v);
+    }
+  }
+}
+
 }  // namespace

@@ -101,9 +101,12 @@ class graph {
   [[nodiscard]] std::uint64_t version() const noexcept;
 
   /// Validates `b` completely, then applies it; on an error nothing has changed (graph,
-  /// version, last changes). Increments the version once per commit, also for an empty batch. Prefer `dyng::update`, which also updates the results that depend on the graph:
+  /// version, last changes). Increments the version once per commit, also for an empty batch.
+  /// Prefer `dyng::update`, which also updates the results that depend on the graph:
   /// committing alone makes them stale. Cost: O(batch log batch + rows touched), plus one
-  /// bandwidth-bound pass over the arrays when a row runs out of slack.
+  /// bandwidth-bound pass over the arrays when a row runs out of slack; OpenMP resources spread
+  /// a large batch's rows over their threads (the same result as on one thread), CUDA resources
+  /// commit a device graph on the device.
   /// @throws invalid_argument naming the batch row, what is wrong and the remedy.
   commit_stats commit(resources const& res, batch const& b);
 
