@@ -9,7 +9,8 @@
 // those pull its best key over its in-arcs from the keys of the previous round, and then
 // applies the improvements, which become pending in turn. When no pending vertex is below the
 // bound, the bound moves to the smallest pending distance plus delta (twice the mean arc weight
-// of the objective; delta-stepping's buckets are that times the thread count, bucket_width).
+// of the objective; delta-stepping's buckets are that times the thread count up to four,
+// bucket_width, and a thread relaxes what it pushes back into the current bucket itself).
 // Pulls only ever lower keys to lengths of real paths, so the loop ends with the exact keys once
 // nothing is pending.
 //
@@ -57,7 +58,7 @@ bool first_thread() noexcept
 
 /// Below this many items a loop runs on the calling thread: a parallel region costs more than
 /// the work, and road-graph frontiers are often this small for thousands of rounds.
-constexpr index_t parallel_cutoff = 1024;
+[[maybe_unused]] constexpr index_t parallel_cutoff = 1024;  // unused without OpenMP
 
 /// Sets v's mark from several threads; true for the one thread that set it first.
 bool claim(dyng::detail::vertex_marks& marks, vertex_t v) noexcept
@@ -120,7 +121,7 @@ struct column_facts {
 };
 
 template <class W>
-column_facts scan_column(adjacency<W> const& out, vertex_t n, int c, int threads)
+column_facts scan_column(adjacency<W> const& out, vertex_t n, int c, [[maybe_unused]] int threads)
 {
   index_t const nn = n;
   int found = 0;
@@ -298,16 +299,17 @@ struct rounds_engine {
   }
 };
 
-/// Delta-stepping's bucket width: the near-far step times the thread count. A round costs its
-/// barriers whatever its work, and on a road graph a bucket is a shell of the search whose
-/// vertex count grows with its width: with buckets one step wide, NE (1.5 M vertices) took
-/// ~3,550 rounds, and 16 threads computed it only 3.2x faster than one (55 vs 178 ms, the H200
-/// host). Buckets as wide as the threads need keep a round's work per thread about constant:
-/// 16 threads, ~1,700 rounds for a quarter more relaxations (docs/adr/0003 item 4).
+/// Delta-stepping's bucket width: the near-far step times the thread count, at most four. A
+/// round costs its barriers whatever its work, and on a road graph a bucket is a shell of the
+/// search whose vertex count grows with its width: with buckets one step wide and no bucket
+/// fusion, NE (1.5 M vertices) took ~3,550 rounds, and 16 threads computed it only 3.2x faster
+/// than one. Wider buckets mean fewer rounds and more relaxations; with bucket fusion (a thread
+/// relaxes what it pushed back into the current bucket itself, delta_stepping) rounds cost less,
+/// and of 1, 4 and 16 steps 4 was fastest on 16 threads (docs/adr/0003 item 4).
 template <class D>
 D bucket_width(D step, int threads)
 {
-  return step * static_cast<D>(std::max(threads, 1));
+  return step * static_cast<D>(std::clamp(threads, 1, 4));
 }
 
 /// Delta-stepping (Meyer and Sanders, 2003) from `start` for a column without zero weights: the
@@ -315,7 +317,9 @@ D bucket_width(D step, int threads)
 /// and threads do not move in step inside a bucket. Bucket b holds the vertices whose distance
 /// fell in [b delta, (b + 1) delta) when they improved; the lowest non-empty bucket is relaxed,
 /// again while relaxations land in it, and an entry whose distance has since dropped below the
-/// bucket being relaxed was relaxed already and is skipped.
+/// bucket being relaxed was relaxed already and is skipped. What a thread pushes back into the
+/// bucket being relaxed it relaxes itself while that stays small (bucket fusion), so a bucket
+/// takes a round of barriers only when its vertices are many.
 ///
 /// Each thread keeps its own buckets: a ring for [window, window + ring) and a far list for the
 /// rest, so the bucket count never depends on the weights. When every ring is empty the lowest
@@ -332,6 +336,7 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
                     dyng::detail::vertex_marks* changed_marks, std::int64_t stop_above = -1)
 {
   constexpr std::size_t ring = 1024;
+  constexpr std::size_t fusion_limit = 1000;
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   D const step = bucket_width(e.delta(), e.threads);
   auto const bucket_of = [step](D d) -> std::size_t {
@@ -371,6 +376,25 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
         far_least = std::min(far_least, b);
       }
     };
+    auto const relax = [&](vertex_t u) {
+      D const du = std::atomic_ref<D>(dist[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed);
+      if (bucket_of(du) < current) return;  // relaxed in an earlier bucket
+      auto const heads = e.out.targets(u);
+      auto const w = e.out.weights(u, e.c);
+      relaxations += static_cast<std::int64_t>(heads.size());
+      for (std::size_t j = 0; j < heads.size(); ++j) {
+        D const nd = du + static_cast<D>(w[j]);
+        std::atomic_ref<D> dv(dist[static_cast<std::size_t>(heads[j])]);
+        D seen = dv.load(std::memory_order_relaxed);
+        while (nd < seen)
+          if (dv.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
+            place(heads[j], bucket_of(nd));
+            if (changes && claim(*changed_marks, heads[j])) changes->push(heads[j]);
+            break;
+          }
+      }
+    };
+    std::vector<vertex_t> fused;  // bucket fusion's batch, swapped with the current bin
     auto const starting = start.count();
 #pragma omp for schedule(static) nowait
     for (index_t i = 0; i < starting; ++i) place(start[i], bucket_of(dist_of(start[i])));
@@ -378,23 +402,17 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
       std::size_t const now = r & 1, then = now ^ 1;
       auto const count = static_cast<index_t>(filled[now]);
 #pragma omp for schedule(dynamic, 64) nowait
-      for (index_t i = 0; i < count; ++i) {
-        vertex_t const u = frontier[now][static_cast<std::size_t>(i)];
-        D const du = std::atomic_ref<D>(dist[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed);
-        if (bucket_of(du) < current) continue;  // relaxed in an earlier bucket
-        auto const heads = e.out.targets(u);
-        auto const w = e.out.weights(u, e.c);
-        relaxations += static_cast<std::int64_t>(heads.size());
-        for (std::size_t j = 0; j < heads.size(); ++j) {
-          D const nd = du + static_cast<D>(w[j]);
-          std::atomic_ref<D> dv(dist[static_cast<std::size_t>(heads[j])]);
-          D seen = dv.load(std::memory_order_relaxed);
-          while (nd < seen)
-            if (dv.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
-              place(heads[j], bucket_of(nd));
-              if (changes && claim(*changed_marks, heads[j])) changes->push(heads[j]);
-              break;
-            }
+      for (index_t i = 0; i < count; ++i) relax(frontier[now][static_cast<std::size_t>(i)]);
+      // Bucket fusion (Zhang et al., CGO 2020): what this thread pushed back into the current
+      // bucket it relaxes itself, at once, while that stays small (fusion_limit), instead of
+      // waiting two barriers for the next round. The same relaxations, in fewer rounds; a bin
+      // past the limit goes to the shared frontier, where every thread takes a part.
+      if (r > 0) {
+        auto& own = bins[current % ring];
+        while (!own.empty() && own.size() < fusion_limit) {
+          fused.swap(own);
+          for (vertex_t u : fused) relax(u);
+          fused.clear();
         }
       }
       // Only this thread pushes into its buckets: its lowest one is known before the barrier.
