@@ -514,7 +514,11 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
     simulate_side<1>(pi, store.in, all_ops, threads);
   }
 
-  // 4. Make room before changing anything: the change set, then the rows (a regrow keeps content).
+  // 4. Make room before changing anything: scratch, the change set, then the rows (a regrow
+  //    keeps content).
+  auto done = ws.get<outcome>("graph.commit.outcomes", nops);
+  auto replaced = ws.get<W>("graph.commit.replaced", nops * k);
+  auto order = ws.get<std::size_t>("graph.commit.append_order", nops);
   auto& cs = std::get<change_set<W>>(g.last_changes);
   cs.clear();
   std::size_t bound = 0;
@@ -523,13 +527,11 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
   for (std::size_t s = first_upsert; s < nops; ++s)
     if (!all_ops[s].skip) ++bound;
   cs.resize(bound, k);
-  auto done = ws.get<outcome>("graph.commit.outcomes", nops);
-  auto replaced = ws.get<W>("graph.commit.replaced", nops * k);
-  auto order = ws.get<std::size_t>("graph.commit.append_order", nops);
   stats.regrown = regrow_if_needed<W>(out, g.k, po);
   if (g.directed) stats.regrown = regrow_if_needed<W>(store.in, g.k, pi) || stats.regrown;
 
-  // 5. Apply: deletions, then insertions and weight changes in batch order.
+  // 5. Apply: deletions, then insertions and weight changes (row by row; the change set in batch
+  //    order).
   stats.deleted = apply_deletions<0, W>(out, g.k, po, &cs, threads);
   apply_upserts<0, W>(out, g.k, po, all_ops, conv, done, replaced, order, threads);
   record_upserts<W>(cs, idx(stats.deleted), all_ops, first_upsert, conv, done, replaced, k, stats);

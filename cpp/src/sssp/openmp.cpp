@@ -405,8 +405,8 @@ bool delta_stepping(rounds_engine<W, D>& e, shared_list const& start, shared_lis
       for (index_t i = 0; i < count; ++i) relax(frontier[now][static_cast<std::size_t>(i)]);
       // Bucket fusion (Zhang et al., CGO 2020): what this thread pushed back into the current
       // bucket it relaxes itself, at once, while that stays small (fusion_limit), instead of
-      // waiting two barriers for the next round. The same relaxations, in fewer rounds; a bin
-      // past the limit goes to the shared frontier, where every thread takes a part.
+      // waiting two barriers for the next round: the work that round would do, without its
+      // barriers. A bin past the limit goes to the shared frontier, where every thread takes a part.
       if (r > 0) {
         auto& own = bins[current % ring];
         while (!own.empty() && own.size() < fusion_limit) {
