@@ -36,7 +36,7 @@ enum class op_kind : std::uint8_t { erase, insert, change };
 struct arc_op {
   vertex_t u, v;          // the arc u->v
   op_kind kind;
-  bool skip;              // a weight change of a missing edge under missing_edge::ignore
+  bool skip;              // a weight change of a missing edge (skipped, or the batch refused)
   std::size_t row;        // batch row (index within its kind), for messages
   std::size_t w;          // offset of its k weights in the converted weights
 };
@@ -44,7 +44,8 @@ struct arc_op {
 struct group_info {
   vertex_t row, key;
   edge_t copies;          // arcs row->key before the batch
-  edge_t first;           // row-relative position of the first surviving copy, or -1 (appending: the new arc's, once placed)
+  edge_t first;           // row-relative position of the first surviving copy, or -1; an appending
+                          // group's new arc once placed
   std::size_t op_begin, op_end;  // its ops, in perm
   std::size_t erases;     // deletion ops in the group
   bool appends;           // an insertion appends a new arc
@@ -120,7 +121,8 @@ void sort_ops(workspace& ws, std::span<std::size_t> perm, std::span<arc_op const
   }
   auto const buckets = static_cast<std::uint64_t>(8 * threads);
   auto const bucket_of = [&](std::size_t i) {
-    return static_cast<std::size_t>(static_cast<std::uint64_t>(row_of<Side>(ops[i])) * buckets / static_cast<std::uint64_t>(n));
+    auto const row = static_cast<std::uint64_t>(row_of<Side>(ops[i]));
+    return static_cast<std::size_t>(row * buckets / static_cast<std::uint64_t>(n));
   };
   auto start = ws.get<std::size_t>("graph.commit.bucket_start", buckets + 1);
   auto fill = ws.get<std::size_t>("graph.commit.bucket_fill", buckets);
@@ -212,7 +214,8 @@ void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, i
       if (g.appends) ++r.appended;
     }
     auto const v = idx(r.row);
-    if (a.degree[v] - r.removed + r.appended > a.begin[v + 1] - a.begin[v]) overflow.store(true, std::memory_order_relaxed);
+    if (a.degree[v] - r.removed + r.appended > a.begin[v + 1] - a.begin[v])
+      overflow.store(true, std::memory_order_relaxed);
   });
   p.overflow = overflow.load(std::memory_order_relaxed);
 }
@@ -375,8 +378,8 @@ void record_upserts(change_set<W>& cs, std::size_t at, std::span<arc_op const> o
         ++stats.inserted;
         break;
       case outcome::reweighted:
-        set_record<W>(cs, at++, o.u, o.v, change_kind::reweighted, k, [&](std::size_t c) { return replaced[s * k + c]; },
-                      new_w);
+        set_record<W>(cs, at++, o.u, o.v, change_kind::reweighted, k,
+                      [&](std::size_t c) { return replaced[s * k + c]; }, new_w);
         ++stats.reweighted;
         break;
     }

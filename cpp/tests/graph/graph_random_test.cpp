@@ -344,8 +344,8 @@ TEST(GraphRandomParallel, OpenMpCommitsEqualSequential)
         return x;
       };
       for (int i = 0; i < 4000; ++i) {
-        auto const e = r.coin(0.6) ? existing[static_cast<std::size_t>(r.uniform(0, static_cast<int>(existing.size()) - 1))]
-                                   : std::pair{endpoint(), endpoint()};
+        auto const pick = [&] { return static_cast<std::size_t>(r.uniform(0, static_cast<int>(existing.size()) - 1)); };
+        auto const e = r.coin(0.6) ? existing[pick()] : std::pair{endpoint(), endpoint()};
         int const what = r.uniform(0, 9);
         if (what < 3)
           bt.erase(e.first, e.second);
