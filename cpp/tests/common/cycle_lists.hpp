@@ -80,7 +80,10 @@ inline std::vector<cycle> cycles_of(cycle_count::cycle_list const& l)
 inline std::string show(cycle const& c)
 {
   std::string s = "(";
-  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? " " : "") + std::to_string(c[i]);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (i > 0) s += ' ';
+    s += std::to_string(c[i]);  // appended apart: "" + temporary warns (GCC 12 -Wrestrict) in Release
+  }
   return s + ")";
 }
 

@@ -33,6 +33,7 @@ fs::path const data = fs::path(DYNG_TEST_DATA_DIR) / "cycle_enum";
 
 
 
+/// The original's two engines, by the names its histogram lines use ("seq_update", "omp_update").
 std::vector<std::pair<std::string, resources>> backends()
 {
   std::vector<std::pair<std::string, resources>> out{{"seq", resources::sequential()}};
@@ -52,28 +53,33 @@ std::string csr_text(graph const& g)
         rows[u].push_back(csr.targets[static_cast<std::size_t>(e)]);
     std::sort(rows[u].begin(), rows[u].end());
   }
-  std::string ptr = "row_ptr 0", col = "col_ind";
+  // Streams, not "literal" + std::to_string(...): GCC 12 warns (-Wrestrict) on those in Release.
+  std::ostringstream ptr, col;
+  ptr << "row_ptr 0";
+  col << "col_ind";
   std::size_t m = 0;
   for (auto const& r : rows) {
     m += r.size();
-    ptr += " " + std::to_string(m);
-    for (auto const v : r) col += " " + std::to_string(v);
+    ptr << ' ' << m;
+    for (auto const v : r) col << ' ' << v;
   }
-  return "n " + std::to_string(rows.size()) + "\nm " + std::to_string(m) + "\n" + ptr + "\n" + col + "\n";
+  std::ostringstream out;
+  out << "n " << rows.size() << "\nm " << m << '\n' << ptr.str() << '\n' << col.str() << '\n';
+  return out.str();
 }
 
 std::string parse_text(io::temporal_edge_list const& t)
 {
-  std::string out = "vertices " + std::to_string(t.num_vertices()) + "\nedges " + std::to_string(t.num_arcs()) +
-                    "\nevents " + std::to_string(t.num_events()) + "\n";
-  for (auto const id : t.ids) out += "v " + std::to_string(id) + "\n";
+  std::ostringstream out;
+  out << "vertices " << t.num_vertices() << "\nedges " << t.num_arcs() << "\nevents " << t.num_events() << '\n';
+  for (auto const id : t.ids) out << "v " << id << '\n';
   for (std::size_t i = 0; i < t.num_arcs(); ++i) {
-    out += "e " + std::to_string(t.src[i]) + " " + std::to_string(t.dst[i]);
+    out << "e " << t.src[i] << ' ' << t.dst[i];
     for (auto e = t.event_offsets[i]; e < t.event_offsets[i + 1]; ++e)
-      out += " " + std::to_string(t.timestamps[static_cast<std::size_t>(e)]);
-    out += "\n";
+      out << ' ' << t.timestamps[static_cast<std::size_t>(e)];
+    out << '\n';
   }
-  return out;
+  return out.str();
 }
 
 int k_of(std::string const& s) { return std::stoi(s); }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/backends.hpp"
 #include "common/files.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -21,13 +22,6 @@ namespace {
 using namespace dyng;
 namespace fs = std::filesystem;
 using dyng::test::slurp;
-
-std::vector<std::pair<std::string, resources>> backends()
-{
-  std::vector<std::pair<std::string, resources>> out{{"sequential", resources::sequential()}};
-  if (openmp_available()) out.emplace_back("openmp(2)", resources::openmp(2));
-  return out;
-}
 
 /// Writes r's files into `dir` and compares them with the expected ones.
 void expect_files(sssp::result const& r, fs::path const& expected_dir, char const* suffix, std::string const& where)
@@ -48,7 +42,7 @@ TEST(SsspMospFixture, ComputeAndUpdateEqualTheOriginalByteForByte)
   auto const all = dyng::test::mosp_sssp_cases();
   ASSERT_EQ(all.size(), 4u);
   fs::path const root = fs::path(DYNG_TEST_DATA_DIR) / "mosp_sssp";
-  for (auto const& [backend, res] : backends()) {
+  for (auto const& [backend, res] : test::sequential_and_openmp()) {
     for (auto const& c : all) {
       auto gf = io::read_graph(res, c.input, {.format = io::format::mosp_csr});
       auto& g = gf.graph;
@@ -75,7 +69,7 @@ TEST(SsspMospFixture, UpdateFromTheOriginalsInitFiles)
   // Adopt the original's own init files (from_arrays checks they are exact and canonical), then
   // update: the same updated files.
   fs::path const root = fs::path(DYNG_TEST_DATA_DIR) / "mosp_sssp";
-  for (auto const& [backend, res] : backends()) {
+  for (auto const& [backend, res] : test::sequential_and_openmp()) {
     for (auto const& c : dyng::test::mosp_sssp_cases()) {
       auto gf = io::read_graph(res, c.input, {.format = io::format::mosp_csr});
       for (int obj = 0; obj < c.k; ++obj) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "common/backends.hpp"
 #include "dyng/graph/generate.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -28,16 +29,9 @@ std::vector<real_graph> graphs()
           {tests / "real" / "email-Eu-core.txt.gz", 10000}};
 }
 
-std::vector<std::pair<std::string, resources>> backends()
-{
-  std::vector<std::pair<std::string, resources>> out{{"sequential", resources::sequential()}};
-  if (openmp_available()) out.emplace_back("openmp(2)", resources::openmp(2));
-  return out;
-}
-
 TEST(SsspRealGraphs, ChainedRandomBatchesEqualRecompute)
 {
-  for (auto const& [backend, res] : backends()) {
+  for (auto const& [backend, res] : test::sequential_and_openmp()) {
     for (auto const& rg : graphs()) {
       // Unweighted inputs get weights uniform in 1..100 from the fixed default seed.
       auto gf = io::read_graph(res, rg.path, {.random_weight_seed = io::default_weight_seed});
