@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/parallel.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
 #include "dyng/graph/graph.hpp"
@@ -73,16 +74,13 @@ struct side_plan {
 /// Threads for the passes over rows: the resources' team on OpenMP, one otherwise.
 int commit_threads(resources const& res) noexcept { return res.backend() == backend::openmp ? res.threads() : 1; }
 
-/// Below this many items a pass runs on the calling thread: a parallel region costs more.
-constexpr std::int64_t parallel_items = 1024;
-
 /// body(i) for every i below count, on `threads` threads when there are enough items. Rows vary
 /// in length (a social graph's hubs), hence dynamic chunks.
 template <class Body>
 void for_each_index(std::size_t count, int threads, Body const& body)
 {
   auto const n = static_cast<std::int64_t>(count);
-  if (threads == 1 || n < parallel_items) {  // not even a team of one: a small commit takes ~1 us
+  if (threads == 1 || n <= parallel_cutoff) {  // not even a team of one: a small commit takes ~1 us
     for (std::size_t i = 0; i < count; ++i) body(i);
     return;
   }
@@ -114,7 +112,7 @@ void sort_ops(workspace& ws, std::span<std::size_t> perm, std::span<arc_op const
     auto const kx = key_of<Side>(ops[x]), ky = key_of<Side>(ops[y]);
     return kx != ky ? kx < ky : x < y;
   };
-  if (threads == 1 || static_cast<std::int64_t>(ops.size()) < parallel_items) {
+  if (threads == 1 || static_cast<std::int64_t>(ops.size()) <= parallel_cutoff) {
     std::iota(perm.begin(), perm.end(), std::size_t{0});
     std::sort(perm.begin(), perm.end(), less);
     return;

@@ -37,6 +37,7 @@
 #include <omp.h>
 #endif
 
+#include "core/parallel.hpp"
 #include "dyng/core/profiler.hpp"
 #include "sssp/detail.hpp"
 #include "sssp/marks.hpp"
@@ -56,9 +57,7 @@ bool first_thread() noexcept
 #endif
 }
 
-/// Below this many items a loop runs on the calling thread: a parallel region costs more than
-/// the work, and road-graph frontiers are often this small for thousands of rounds.
-[[maybe_unused]] constexpr index_t parallel_cutoff = 1024;  // unused without OpenMP
+using dyng::detail::parallel_cutoff;
 
 /// Sets v's mark from several threads; true for the one thread that set it first.
 bool claim(dyng::detail::vertex_marks& marks, vertex_t v) noexcept
@@ -110,6 +109,25 @@ class list_appender {
   std::array<vertex_t, capacity> gathered_;
   std::size_t count_ = 0;
 };
+
+/// body(i, appender) for every i below count, the appender this thread's to `list`; on
+/// `threads` threads past parallel_cutoff items. `uneven`: the items' work varies (a vertex's
+/// out-arcs), so threads take chunks of 64 as they go; otherwise each takes an equal share.
+template <class Body>
+void append_each(shared_list& list, index_t count, [[maybe_unused]] int threads, bool uneven, Body const& body)
+{
+#pragma omp parallel num_threads(threads) if (count > parallel_cutoff)
+  {
+    list_appender out(list);
+    if (uneven) {
+#pragma omp for schedule(dynamic, 64)
+      for (index_t i = 0; i < count; ++i) body(i, out);
+    } else {
+#pragma omp for schedule(static)
+      for (index_t i = 0; i < count; ++i) body(i, out);
+    }
+  }
+}
 
 /// One pass over the objective's column: whether it holds a zero weight (then keys need their
 /// zero-arc counts) and the sum of its weights (the near-far step). The compute asks for both in
@@ -200,18 +218,13 @@ struct rounds_engine {
       best_key[static_cast<std::size_t>(i)] = k;
       best_parent[static_cast<std::size_t>(i)] = p;
     }
-#pragma omp parallel num_threads(threads) if (count > parallel_cutoff)
-    {
-      list_appender improved(changed);
-#pragma omp for schedule(static)
-      for (index_t i = 0; i < count; ++i) {
-        vertex_t const v = cand[i];
-        if (v != source && best_key[static_cast<std::size_t>(i)] < t.key_of(v)) {
-          t.set(v, best_key[static_cast<std::size_t>(i)]);
-          if (changed_marks == nullptr || claim(*changed_marks, v)) improved.push(v);
-        }
+    append_each(changed, count, threads, false, [&](index_t i, list_appender& improved) {
+      vertex_t const v = cand[i];
+      if (v != source && best_key[static_cast<std::size_t>(i)] < t.key_of(v)) {
+        t.set(v, best_key[static_cast<std::size_t>(i)]);
+        if (changed_marks == nullptr || claim(*changed_marks, v)) improved.push(v);
       }
-    }
+    });
     st.relaxations += relax;
   }
 
@@ -261,15 +274,10 @@ struct rounds_engine {
       // Candidates: out-neighbours of the near set, each once.
       dyng::detail::vertex_marks seen(ws, "sssp.omp.seen", g.n);
       shared_list cand{cand_buf};
-      index_t const nc = near.count();
-#pragma omp parallel num_threads(threads) if (nc > parallel_cutoff)
-      {
-        list_appender heads(cand);
-#pragma omp for schedule(dynamic, 64)
-        for (index_t i = 0; i < nc; ++i)
-          for (vertex_t const y : out.targets(near[i]))
-            if (claim(seen, y)) heads.push(y);
-      }
+      append_each(cand, near.count(), threads, true, [&](index_t i, list_appender& heads) {
+        for (vertex_t const y : out.targets(near[i]))
+          if (claim(seen, y)) heads.push(y);
+      });
       shared_list next{next_buf};
       pull_and_apply(cand, next, nullptr);
       near.size = 0;
@@ -528,34 +536,24 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
   shared_list changed{ws.get<vertex_t>("sssp.omp.changed", e.n)};
   {
     scoped_stage stage(prof, "sssp.invalidate");
-#pragma omp parallel num_threads(e.threads) if (rows > parallel_cutoff)
-    {
-      list_appender lost_heads(changed);
-#pragma omp for schedule(static)
-      for (index_t i = 0; i < rows; ++i) {
-        auto const row = static_cast<std::size_t>(i);
-        bool const lost = ch.kind[row] == dyng::detail::change_kind::deleted ||
-                          (ch.kind[row] == dyng::detail::change_kind::reweighted &&
-                           ch.new_w[row * k + cc] > ch.old_w[row * k + cc]);
-        vertex_t const v = ch.dst[row];
-        if (lost && t.parent[static_cast<std::size_t>(v)] == ch.src[row] && claim(changed_marks, v)) lost_heads.push(v);
-      }
-    }
+    append_each(changed, rows, e.threads, false, [&](index_t i, list_appender& lost_heads) {
+      auto const row = static_cast<std::size_t>(i);
+      bool const lost = ch.kind[row] == dyng::detail::change_kind::deleted ||
+                        (ch.kind[row] == dyng::detail::change_kind::reweighted &&
+                         ch.new_w[row * k + cc] > ch.old_w[row * k + cc]);
+      vertex_t const v = ch.dst[row];
+      if (lost && t.parent[static_cast<std::size_t>(v)] == ch.src[row] && claim(changed_marks, v)) lost_heads.push(v);
+    });
     // Level-synchronous subtree walk; parents are only read here.
     std::size_t level_begin = 0;
     while (level_begin < changed.size) {
       index_t const lo = static_cast<index_t>(level_begin);
       index_t const hi = changed.count();
-#pragma omp parallel num_threads(e.threads) if (hi - lo > parallel_cutoff)
-      {
-        list_appender children(changed);
-#pragma omp for schedule(dynamic, 64)
-        for (index_t i = lo; i < hi; ++i) {
-          vertex_t const x = changed[i];
-          for (vertex_t const y : e.out.targets(x))
-            if (t.parent[static_cast<std::size_t>(y)] == x && claim(changed_marks, y)) children.push(y);
-        }
-      }
+      append_each(changed, hi - lo, e.threads, true, [&](index_t i, list_appender& children) {
+        vertex_t const x = changed[lo + i];
+        for (vertex_t const y : e.out.targets(x))
+          if (t.parent[static_cast<std::size_t>(y)] == x && claim(changed_marks, y)) children.push(y);
+      });
       level_begin = static_cast<std::size_t>(hi);
       if (recompute_above >= 0 && changed.count() > recompute_above) {
         st.invalidated = changed.count();
@@ -589,14 +587,9 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
   {
     scoped_stage stage(prof, "sssp.seed");
     e.pull_and_apply(seeds, pending, nullptr);
-    index_t const improved = pending.count();
-#pragma omp parallel num_threads(e.threads) if (improved > parallel_cutoff)
-    {
-      list_appender changes(changed);
-#pragma omp for schedule(static)
-      for (index_t i = 0; i < improved; ++i)
-        if (claim(changed_marks, pending[i])) changes.push(pending[i]);
-    }
+    append_each(changed, pending.count(), e.threads, false, [&](index_t i, list_appender& changes) {
+      if (claim(changed_marks, pending[i])) changes.push(pending[i]);
+    });
   }
   {
     scoped_stage stage(prof, "sssp.propagate");
@@ -615,18 +608,12 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
   {
     scoped_stage stage(prof, "sssp.parents");
     // Parents can change at changed vertices, heads (in seeds) and out-neighbours of changed.
-    index_t const nc = changed.count();
-#pragma omp parallel num_threads(e.threads) if (nc > parallel_cutoff)
-    {
-      list_appender touched(seeds);
-#pragma omp for schedule(dynamic, 64)
-      for (index_t i = 0; i < nc; ++i) {
-        vertex_t const x = changed[i];
-        if (claim(head_marks, x)) touched.push(x);
-        for (vertex_t const y : e.out.targets(x))
-          if (claim(head_marks, y)) touched.push(y);
-      }
-    }
+    append_each(seeds, changed.count(), e.threads, true, [&](index_t i, list_appender& touched) {
+      vertex_t const x = changed[i];
+      if (claim(head_marks, x)) touched.push(x);
+      for (vertex_t const y : e.out.targets(x))
+        if (claim(head_marks, y)) touched.push(y);
+    });
     e.derive_parents(seeds);
   }
   st.affected = seeds.count();
