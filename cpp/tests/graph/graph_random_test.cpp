@@ -31,7 +31,25 @@ struct rng {
   std::mt19937_64 gen;
   int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); }
   bool coin(double p) { return std::bernoulli_distribution(p)(gen); }
+  std::vector<double> weights(int k)  // k weights in 0..9
+  {
+    std::vector<double> x;
+    for (int c = 0; c < k; ++c) x.push_back(uniform(0, 9));
+    return x;
+  }
 };
+
+/// Adds a row for the arc e to b, by a draw `what` in 0..9: a deletion below 3, an insertion
+/// below `insert_below`, else a weight change (weights drawn only for the rows that take them).
+void add_random_row(batch& b, rng& r, std::pair<vertex_t, vertex_t> e, int what, int insert_below)
+{
+  if (what < 3)
+    b.erase(e.first, e.second);
+  else if (what < insert_below)
+    b.insert(e.first, e.second, r.weights(b.k()));
+  else
+    b.set_weights(e.first, e.second, r.weights(b.k()));
+}
 
 /// Applies the set semantics to the model; returns false where the graph must refuse the batch.
 bool model_apply(model& m, batch const& b, bool directed)
@@ -149,11 +167,6 @@ TEST_P(GraphRandom, CommitsMatchTheModel)
   model m;
   for (auto const& [u, v, ww] : out_arcs(g)) m[{u, v}] = ww;
 
-  auto random_w = [&] {
-    std::vector<double> x;
-    for (int c = 0; c < k; ++c) x.push_back(r.uniform(0, 9));
-    return x;
-  };
   auto random_existing = [&]() -> key {
     auto it = m.begin();
     std::advance(it, r.uniform(0, static_cast<int>(m.size()) - 1));
@@ -171,12 +184,7 @@ TEST_P(GraphRandom, CommitsMatchTheModel)
       bool const from_graph = !m.empty() && r.coin(0.6);
       key const e = from_graph ? random_existing()
                                : key{static_cast<vertex_t>(r.uniform(0, n - 1)), static_cast<vertex_t>(r.uniform(0, n - 1))};
-      if (what < 3)
-        b.erase(e.first, e.second);
-      else if (what < 8)
-        b.insert(e.first, e.second, random_w());
-      else
-        b.set_weights(e.first, e.second, random_w());
+      add_random_row(b, r, e, what, 8);
     }
     model expected = m;
     bool const ok = model_apply(expected, b, directed);
@@ -339,21 +347,10 @@ TEST(GraphRandomParallel, OpenMpCommitsEqualSequential)
       bool const lax = step % 3 != 2;
       auto const semantics = directed && step == 4 ? batch_semantics::mosp : batch_semantics::set;
       batch bt(k, semantics, lax ? missing_edge::ignore : missing_edge::error);
-      auto random_w = [&] {
-        std::vector<double> x;
-        for (int c = 0; c < k; ++c) x.push_back(r.uniform(0, 9));
-        return x;
-      };
       for (int i = 0; i < 4000; ++i) {
         auto const pick = [&] { return static_cast<std::size_t>(r.uniform(0, static_cast<int>(existing.size()) - 1)); };
         auto const e = r.coin(0.6) ? existing[pick()] : std::pair{endpoint(), endpoint()};
-        int const what = r.uniform(0, 9);
-        if (what < 3)
-          bt.erase(e.first, e.second);
-        else if (what < 7)
-          bt.insert(e.first, e.second, random_w());
-        else
-          bt.set_weights(e.first, e.second, random_w());
+        add_random_row(bt, r, e, r.uniform(0, 9), 7);
       }
       std::string refusal_a, refusal_b;
       commit_stats sa, sb;
