@@ -79,13 +79,14 @@ struct shift_plan {
   std::vector<vertex_t> seg_parent;  // the old parent along an intact tree arc, else no_vertex
   std::vector<vertex_t> topdown;     // the old tree's vertices, parents first
   long passes = 0;
-  long moved = 0;  // keys a pass lowered
+  long moved = 0;                    // keys a pass lowered
+  std::vector<vertex_t> anc;         // with a jump: the ancestor `jump` intact arcs up (or the segment's top), else empty
 };
 
 /// Synchronous Bellman-Ford rounds from `frontier` (today's engines: one grid round each), with
 /// shift passes when `shift` is given; the final keys go to `final_keys`.
 counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_t> frontier, std::vector<dist_t>& final_keys,
-              shift_plan* shift = nullptr)
+              shift_plan* shift = nullptr, int hops = 0)
 {
   counts c;
   std::vector<long> listed(key.size(), -1);  // the round whose frontier holds the vertex
@@ -93,7 +94,20 @@ counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_
   std::vector<dist_t> most(shift != nullptr ? key.size() : 0);  // D of the pass
   constexpr dist_t none = std::numeric_limits<dist_t>::min();
   while (!frontier.empty()) {
-    if (shift != nullptr && c.grid_rounds % shift->every == 0) {
+    if (shift != nullptr && !shift->anc.empty() && c.grid_rounds % shift->every == 0) {
+      ++shift->passes;  // every vertex pulls from its ancestor `jump` up, from the keys before the pass
+      auto const before = key;
+      for (std::size_t v = 0; v < key.size(); ++v) {
+        auto const a = shift->anc[v];
+        if (a == no_vertex || before[idx(a)] == unreached) continue;
+        dist_t const cand = before[idx(a)] + shift->old[v] - shift->old[idx(a)];
+        if (cand < key[v]) {
+          key[v] = cand;
+          ++shift->moved;
+          if (listed[v] != c.grid_rounds) listed[v] = c.grid_rounds, frontier.push_back(static_cast<vertex_t>(v));
+        }
+      }
+    } else if (shift != nullptr && shift->anc.empty() && c.grid_rounds % shift->every == 0) {
       ++shift->passes;
       for (auto v : shift->topdown) {
         dist_t d = key[idx(v)] == unreached ? none : shift->old[idx(v)] - key[idx(v)];
@@ -116,6 +130,25 @@ counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_
           if (listed[idx(y)] != c.grid_rounds + 1) listed[idx(y)] = c.grid_rounds + 1, next.push_back(y);
         }
       }
+    // Local hops (the fused engine's, modelled grid-wide): in a round of at most 4,000 vertices the
+    // heads improved go on relaxing from their keys, up to `hops` times; they stay in the next round.
+    if (frontier.size() <= 4000) {
+      std::vector<vertex_t> from = next;
+      for (int h = 0; h < hops && !from.empty(); ++h) {
+        std::vector<vertex_t> heads;
+        for (auto x : from)
+          for (auto a = static_cast<std::size_t>(out.begin[idx(x)]); a < static_cast<std::size_t>(out.begin[idx(x) + 1]); ++a) {
+            ++c.relaxations;
+            auto const y = out.head[a];
+            if (key[idx(x)] + out.weight[a] < key[idx(y)]) {
+              key[idx(y)] = key[idx(x)] + out.weight[a];
+              heads.push_back(y);
+              if (listed[idx(y)] != c.grid_rounds + 1) listed[idx(y)] = c.grid_rounds + 1, next.push_back(y);
+            }
+          }
+        from.swap(heads);
+      }
+    }
     frontier.swap(next);
     ++c.grid_rounds;
   }
@@ -190,6 +223,9 @@ int main(int argc, char** argv)
   bool const bfs = argc > 2 && std::string(argv[2]) == "bfs";
   bool const shift = argc > 3 && std::string(argv[3]) == "shift";
   auto const blocks = static_cast<vertex_t>(argc > 4 ? std::atoi(argv[4]) : 132);
+  // The batches: 10,000 changes in a ball of 20,000 vertices (the benchmark's local batch) unless given.
+  auto const size = static_cast<std::size_t>(argc > 5 ? std::atol(argv[5]) : 10000);
+  auto const ball = static_cast<std::size_t>(argc > 6 ? std::atol(argv[6]) : 20000);
   auto const order = bfs_order(gf.graph, 0);
   graph g = bfs ? renumbered(cpu, gf.graph, order) : gf.graph.clone();
   graph file = gf.graph.clone();  // batches are drawn here, as in the sssp benchmark
@@ -197,8 +233,8 @@ int main(int argc, char** argv)
   vertex_t const part = (n + blocks - 1) / blocks;
   for (int i = 0; i < 4; ++i) {
     auto const tree = sssp::compute(cpu, g, {.source = 0});
-    auto const b = random_batch(file, {.size = 10000, .insert_fraction = 0.5, .seed = 100 + static_cast<std::uint64_t>(i),
-                                       .locality = 20000});
+    auto const b = random_batch(file, {.size = size, .insert_fraction = 0.5, .seed = 100 + static_cast<std::uint64_t>(i),
+                                       .locality = ball});
     file.commit(cpu, b);
     auto const mine = bfs ? renumbered(b, order) : b;
     g.commit(cpu, mine);
@@ -262,7 +298,8 @@ int main(int argc, char** argv)
       shift_plan plan{.every = 0,
                       .old = {tree.distances<std::int64_t>().begin(), tree.distances<std::int64_t>().end()},
                       .seg_parent = {parent.begin(), parent.end()},
-                      .topdown = {0}};
+                      .topdown = {0},
+                      .anc = {}};
       for (auto [u, v] : cut) plan.seg_parent[idx(v)] = no_vertex;
       for (std::size_t t = 0; t < plan.topdown.size(); ++t)
         for (auto y : children[idx(plan.topdown[t])]) plan.topdown.push_back(y);
@@ -271,6 +308,30 @@ int main(int argc, char** argv)
       for (auto v : plan.topdown)
         if (auto const p = plan.seg_parent[idx(v)]; p != no_vertex) deepest = std::max(deepest, depth[idx(v)] = depth[idx(p)] + 1);
       std::printf("  deepest intact segment %ld\n", deepest);
+      for (int hops : {0, 4}) {
+        std::vector<dist_t> got;
+        auto const base = rounds(out, key, frontier, got, nullptr, hops);
+        std::printf("  hops %d: rounds %ld, relaxations %ld\n", hops, base.grid_rounds, base.relaxations);
+        for (long jump : {16L, 32L, 64L, 128L}) {
+          plan.anc.assign(idx(n), no_vertex);
+          for (vertex_t v = 0; v < n; ++v) {
+            vertex_t a = v;
+            for (long j = 0; j < jump && plan.seg_parent[idx(a)] != no_vertex; ++j) a = plan.seg_parent[idx(a)];
+            if (a != v) plan.anc[idx(v)] = a;
+          }
+          for (long every : {4L, 8L, 16L, 32L}) {
+            plan.every = every, plan.passes = 0, plan.moved = 0;
+            auto const sh = rounds(out, key, frontier, got, &plan, hops);
+            if (got != exact) {
+              std::fprintf(stderr, "jump %ld every %ld: keys differ from the rounds' keys\n", jump, every);
+              return 1;
+            }
+            std::printf("  hops %d, pull from %ld up every %ld rounds: rounds %ld, passes %ld, keys moved %ld, relaxations %ld\n",
+                        hops, jump, every, sh.grid_rounds, plan.passes, plan.moved, sh.relaxations);
+          }
+        }
+        plan.anc.clear();
+      }
       for (long every : {4L, 8L, 16L, 32L, 64L, 1L << 30}) {  // 1 << 30: one pass, before the first round
         plan.every = every, plan.passes = 0, plan.moved = 0;
         std::vector<dist_t> got;

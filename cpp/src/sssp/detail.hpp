@@ -208,6 +208,12 @@ int cuda_fused_blocks(int blocks) noexcept;
 /// fused engine's rounds and the operators engine's update rounds);
 /// returns the previous value. Same rules as cuda_walk_levels.
 int cuda_local_hops(int hops) noexcept;
+/// Sets the fused CUDA update's ancestor pulls: the round whose pass first doubles the ancestors
+/// (0: no pulls), the doubling rounds, and the rounds between pulls after them; each returns the
+/// previous value. Same rules as cuda_walk_levels.
+int cuda_pull_start(int round) noexcept;
+int cuda_pull_doublings(int rounds) noexcept;
+int cuda_pull_every(int rounds) noexcept;
 
 }  // namespace detail
 }  // namespace dyng::sssp

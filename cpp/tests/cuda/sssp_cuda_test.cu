@@ -672,6 +672,34 @@ TEST_F(SsspCuda, LocalHopsKeepTheTreesExact)
   }
 }
 
+TEST_F(SsspCuda, AncestorPullsKeepTheTreesExact)
+{
+  // Ancestor pulls (a vertex taking its old-tree ancestor's new key plus the old path between
+  // them) only move keys sooner: pulls from the first round on, every round or every third, with
+  // ancestors doubled or not, give the sequential trees, directed and undirected (zero weights),
+  // on a grid of one block and the default, with walked and jumped invalidation (the heads of lost
+  // tree arcs top their chains).
+  for (bool directed : {true, false}) {
+    graph_spec const spec{.n = 6000, .avg_degree = directed ? 2.5 : 1.5, .directed = directed, .max_weight = 100,
+                          .zero_weight_share = 0.1};
+    for (int every : {1, 3}) {
+      for (int doublings : {0, 3}) {
+        for (int blocks : {1, 0}) {
+          knob_scope<int> const start_scope(sssp::detail::cuda_pull_start, 1);
+          knob_scope<int> const every_scope(sssp::detail::cuda_pull_every, every);
+          knob_scope<int> const doubling_scope(sssp::detail::cuda_pull_doublings, doublings);
+          knob_scope<int> const grid_scope(sssp::detail::cuda_fused_blocks, blocks);
+          knob_scope<int> const walk_scope(sssp::detail::cuda_walk_levels, every == 1 ? 1 : 16);
+          auto const seed = static_cast<std::uint64_t>(every * 100 + doublings * 10 + blocks + (directed ? 0 : 1000));
+          auto const where = describe(spec, seed) + " pulls every " + std::to_string(every) + " doublings " +
+                             std::to_string(doublings) + " blocks " + std::to_string(blocks);
+          ASSERT_NO_FATAL_FAILURE(expect_trees_exact(fused, spec, seed, {3, 40, 800}, where));
+        }
+      }
+    }
+  }
+}
+
 TEST_F(SsspCuda, RecomputeKeepsTheAdmittedWeightBound)
 {
   // An update that recomputes takes its weight bound from the compute and the batches admitted

@@ -33,7 +33,9 @@
 // propagating inside parts whose keys sit in shared memory (one block per SM; the local 10K update
 // 2.4-2.8x slower), nor loading a head's key before its atomicMin in large rounds, nor claiming a
 // frontier vertex in the round that takes it, nor a grid barrier of our own that publishes the next
-// round's count: all slower or equal for every update measured (docs/adr/0009).
+// round's count, nor a lane's arcs relaxed several at a time: all slower or equal for every update
+// measured (docs/adr/0009). What shortened the chain is fewer rounds: the fused update's
+// ancestor pulls (pull_ancestors) move whole old subtrees by the change of their top's key.
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
@@ -166,6 +168,11 @@ struct ctx {
   int local_hops;             // hops a block takes on its own in a small round (relax_round)
   unsigned long long hop_round_vertices;  // hops only in rounds of at most this many vertices (hop_arc_budget)
   long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
+  vertex_t* anc;              // ancestor pulls (fused updates): an ancestor along intact old tree arcs
+  std::uint64_t* old_key;     // ancestor pulls: the keys before the update
+  int pull_start;             // ancestor pulls: the first round that doubles `anc` (0: no pulls)
+  int pull_doublings;         // ancestor pulls: rounds from pull_start that double `anc`
+  int pull_every;             // ancestor pulls: then a pull every this many rounds
   bool timed;                 // a profiler is attached: stamp the phases (mark_phase)
 };
 
@@ -344,9 +351,18 @@ constexpr std::int64_t hop_mean_degree = 4;
 /// the far list, `nf`). Marks the improved heads in `changed` unless it is null.
 /// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
 /// more block-wide sum and atomic per round lengthened every round's chain.
+/// What a round does besides relaxing its frontier (ancestor pulls, fused updates).
+enum class round_extra { none, double_ancestors, pull_ancestors };
+
+template <class W>
+__device__ void double_ancestors(ctx<W> const& c);
+template <class W>
+__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, std::uint32_t* changed, vertex_t* next,
+                               unsigned long long* next_count);
+
 template <class W>
 __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long long count, std::uint32_t* changed,
-                                          near_far const& nf = {})
+                                          near_far const& nf = {}, round_extra extra = round_extra::none)
 {
   vertex_t const* cur = c.frontier[r & 1];
   vertex_t* next = c.frontier[(r + 1) & 1];
@@ -388,6 +404,8 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
     vertex_t const x = cur[i / lanes];
     relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
   }
+  if (extra == round_extra::double_ancestors) double_ancestors(c);
+  if (extra == round_extra::pull_ancestors) pull_ancestors(c, stamp, changed, next, next_count);
   // Local hops, in a small round: the block relaxes the heads it improved at once, from the keys
   // that improved them, with block barriers only, and then their heads, up to c.local_hops times.
   // The heads stay in the next round's frontier (claimed as any), which relaxes them from their
@@ -418,6 +436,108 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
     min_per_block(&c.ctr[c_far_least + nf.phase % 2], far_least);
   }
   return relaxed;
+}
+
+// Ancestor pulls (fused updates). On road graphs an update's rounds are a chain hundreds of hops
+// deep, and much of that chain moves whole old subtrees: when a vertex's key drops by d, every
+// vertex below it along intact old tree arcs has a path d shorter too, which the rounds would
+// carry down one level (plus local hops) at a time. So each vertex keeps an ancestor along intact
+// old tree arcs (`anc`: its parent, or itself at the root and below a lost tree arc; doubled in
+// place in rounds pull_start .. pull_start + pull_doublings - 1, so about 16 levels up), and every
+// pull_every rounds after that, each vertex takes its ancestor's key plus the old tree path between
+// them (old key difference). That is the length of a walk whose tree part still exists at no more
+// than its old weight, so it is never below the vertex's distance; a key that drops joins the next
+// round like any improved head, and the rounds end with exact keys as before. The passes run in the
+// rounds' own grid slots (no barrier of their own); a pass over NE costs about two rounds.
+
+/// Before the reset: the old keys, and each vertex's parent as its ancestor (itself at the root).
+template <class W>
+__device__ void init_ancestors(ctx<W> const& c)
+{
+  DYNG_PASS(base, c.n)
+  {
+    vertex_t p[pass_width];
+    std::uint64_t k[pass_width];
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      p[u] = has_v ? c.parent[v] : no_vertex;
+      k[u] = has_v ? c.key[v] : unreachable_key;
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      if (!has_v) continue;
+      c.anc[v] = p[u] == no_vertex ? static_cast<vertex_t>(v) : p[u];
+      c.old_key[v] = k[u];
+    }
+  }
+}
+
+__device__ inline vertex_t load_vertex(vertex_t const* p)
+{
+  return cuda::atomic_ref<vertex_t const, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
+}
+
+/// anc[v] = anc[anc[v]], in place: a word another thread advanced in the same pass only reaches
+/// further up, still along intact arcs.
+template <class W>
+__device__ void double_ancestors(ctx<W> const& c)
+{
+  DYNG_PASS(base, c.n)
+  {
+    vertex_t a[pass_width];
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      a[u] = has_v ? load_vertex(&c.anc[v]) : no_vertex;
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      if (!has_v || a[u] == static_cast<vertex_t>(v)) continue;
+      vertex_t const up = load_vertex(&c.anc[a[u]]);
+      if (up != a[u]) cuda::atomic_ref<vertex_t, cuda::thread_scope_device>(c.anc[v]).store(up, cuda::memory_order_relaxed);
+    }
+  }
+}
+
+/// Every vertex pulls its ancestor's key plus the old tree path from it; an improved vertex joins
+/// round r + 1 (`stamp`, `next`) through the block's gathered list, with its key for local hops.
+template <class W>
+__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, std::uint32_t* changed, vertex_t* next,
+                               unsigned long long* next_count)
+{
+  auto& improved = gathered(0);
+  std::uint64_t* const kept_key = gathered_keys();
+  DYNG_PASS(base, c.n)
+  {
+    vertex_t a[pass_width];
+    std::uint64_t kv[pass_width], ov[pass_width];
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      a[u] = has_v ? load_vertex(&c.anc[v]) : no_vertex;
+      kv[u] = has_v ? load(&c.key[v]) : 0;
+      ov[u] = has_v ? c.old_key[v] : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < pass_width; ++u) {
+      DYNG_PASS_MEMBER(v, base, u, c.n);
+      if (!has_v || a[u] == static_cast<vertex_t>(v) || ov[u] == unreachable_key) continue;
+      std::uint64_t const ka = load(&c.key[a[u]]), oa = c.old_key[a[u]];
+      if (ka == unreachable_key) continue;
+      std::uint64_t const cand = ka + (ov[u] - oa);
+      if (cand < ka || cand >= kv[u]) continue;  // no gain (or past 64 bits: never a key)
+      if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[v]), cand)) {
+        if (changed != nullptr) note_changed(changed, static_cast<vertex_t>(v), c.gen);
+        if (claim(c.round_mark, static_cast<vertex_t>(v), stamp)) {
+          unsigned const pos = improved.add(static_cast<vertex_t>(v), next, next_count);
+          if (pos < block_list::capacity) kept_key[pos] = cand;
+        }
+      }
+    }
+  }
 }
 
 /// Near-far, round r between phases: the far vertices of phase nf.phase whose keys are still at
@@ -637,7 +757,7 @@ __device__ void collect_jumped(ctx<W> const& c)
 
 /// Update, step 3: reset the invalidated vertices; they are seeds too.
 template <class W>
-__device__ void reset_invalid(ctx<W> const& c)
+__device__ void reset_invalid(ctx<W> const& c, long long lost_heads = 0)
 {
   auto const count = load_count(&c.ctr[c_inval]);
   auto& seeds = gathered(0);
@@ -645,6 +765,7 @@ __device__ void reset_invalid(ctx<W> const& c)
   DYNG_GRID_LOOP(i, count)
   {
     vertex_t const v = c.inval[i];
+    if (c.anc != nullptr && i < lost_heads) c.anc[v] = v;  // its tree arc is gone: a chain's top
     c.key[v] = unreachable_key;
     c.parent[v] = no_vertex;
     if (claim(c.seed_mark, v, c.gen)) seeds.add(v, c.seeds, &c.ctr[c_seeds]);
@@ -727,7 +848,12 @@ __device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint
     // Uniform: round r's counters change only in round r + 1, after the barrier.
     auto const count = load_count(&c.ctr[c_front + r % 3]);
     if (count > 0) {
-      relaxed += relax_round(c, r, count, changed, nf);
+      round_extra extra = round_extra::none;
+      if (!split && c.pull_start > 0 && r >= c.pull_start)
+        extra = r < c.pull_start + c.pull_doublings                    ? round_extra::double_ancestors
+                : (r - c.pull_start - c.pull_doublings) % c.pull_every == 0 ? round_extra::pull_ancestors
+                                                                           : round_extra::none;
+      relaxed += relax_round(c, r, count, changed, nf, extra);
     } else {
       auto const far = nf.below == unreachable_key ? 0 : load_count(&c.ctr[c_far + nf.phase % 2]);
       if (far == 0) break;
@@ -797,6 +923,11 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
   grid.sync();
   mark_phase(c, p_identified);
   long long invalidated = static_cast<long long>(load_count(&c.ctr[c_bfs + 0]));
+  long long const lost_heads = invalidated;
+  if (c.pull_start > 0) {  // before the walk's barriers and the reset (parents, keys)
+    init_ancestors(c);
+    grid.sync();
+  }
   int l = 0;
   bool jumped = false;
   while (load_count(&c.ctr[c_bfs + l % 3]) > 0) {
@@ -838,7 +969,7 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
     mark_phase(c, p_walked);
     mark_phase(c, p_jumped);
   }
-  reset_invalid(c);
+  reset_invalid(c, lost_heads);
   grid.sync();
   pull_seeds(c);
   grid.sync();
@@ -936,6 +1067,17 @@ std::atomic<int> fused_blocks{0};
 /// -> 1.69 ms, the local 10K batch 2.61 -> 2.47 ms; the operators' one change 3.30 -> 2.70 ms,
 /// local 10K 4.46 -> 3.87 ms. Tests set it (cuda_local_hops).
 std::atomic<int> local_hops{4};
+
+/// Ancestor pulls in the fused update (pull_ancestors): ancestors doubled in rounds pull_start to
+/// pull_start + pull_doublings - 1, then a pull every pull_every rounds (pull_start 0: none).
+/// Chosen from same-run sweeps on the H200 (NE and NY, weights uniform 1..100 seed 42; docs/adr/0009,
+/// ancestor pulls): NE's local 10K update 2.50-2.54 -> 1.44-1.47 ms, one change 1.80 -> 1.29-1.32,
+/// 100 changes 2.29-2.32 -> 1.86-1.87; the uniform 10K update, whose propagation is wide and
+/// short, pays the passes: 1.33 -> 1.39 ms (starting at round 16: 1.45). Pulling every 4 or 8
+/// rounds, doubling 3 or 5 times, or pulling only in small rounds was slower.
+std::atomic<int> pull_start{48};
+std::atomic<int> pull_doublings{4};
+std::atomic<int> pull_every{16};
 
 /// Lists, marks and counters: device scratch of the resources, reused across calls.
 struct scratch_state {
@@ -1164,6 +1306,14 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
   c.recompute_above = above;
   auto& st = access::stats(r);
   if (fused) {  // an update past `above` recomputes in the kernel (give_up)
+    if (int const start = pull_start.load(std::memory_order_relaxed); start > 0) {
+      auto const n = static_cast<std::size_t>(g.n);
+      c.pull_start = start;
+      c.pull_doublings = pull_doublings.load(std::memory_order_relaxed);
+      c.pull_every = std::max(1, pull_every.load(std::memory_order_relaxed));
+      c.anc = dyng::detail::device_scratch<vertex_t>(res, "sssp.cuda.ancestors", n + 1);
+      c.old_key = dyng::detail::device_scratch<std::uint64_t>(res, "sssp.cuda.old_keys", n + 1);
+    }
     launch_cooperative(res, fused_update_kernel<W>, c);
     finish(res, c, st, false, 0, update_stages, recompute_stages);
     return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
@@ -1265,6 +1415,9 @@ int cuda_near_far_factor(int factor) noexcept { return near_far_factor.exchange(
 long long cuda_jump_width(long long width) noexcept { return jump_width.exchange(width); }
 int cuda_fused_blocks(int blocks) noexcept { return fused_blocks.exchange(blocks); }
 int cuda_local_hops(int hops) noexcept { return local_hops.exchange(hops); }
+int cuda_pull_start(int round) noexcept { return pull_start.exchange(round); }
+int cuda_pull_doublings(int rounds) noexcept { return pull_doublings.exchange(rounds); }
+int cuda_pull_every(int rounds) noexcept { return pull_every.exchange(rounds); }
 
 namespace {
 __global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
