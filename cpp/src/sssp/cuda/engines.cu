@@ -347,11 +347,7 @@ struct near_far {
 constexpr std::int64_t hop_arc_budget = 10'240;
 constexpr std::int64_t hop_mean_degree = 4;
 
-/// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
-/// the far list, `nf`). Marks the improved heads in `changed` unless it is null.
-/// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
-/// more block-wide sum and atomic per round lengthened every round's chain.
-/// What a round does besides relaxing its frontier (ancestor pulls, fused updates).
+/// What a round does besides relaxing its frontier (ancestor pulls, fused updates; below).
 enum class round_extra { none, double_ancestors, pull_ancestors };
 
 template <class W>
@@ -360,6 +356,11 @@ template <class W>
 __device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, std::uint32_t* changed, vertex_t* next,
                                unsigned long long* next_count);
 
+/// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
+/// the far list, `nf`). Marks the improved heads in `changed` unless it is null. `extra` runs in
+/// the same grid slot, before the local hops (which take the pulled vertices too).
+/// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
+/// more block-wide sum and atomic per round lengthened every round's chain.
 template <class W>
 __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long long count, std::uint32_t* changed,
                                           near_far const& nf = {}, round_extra extra = round_extra::none)
@@ -448,7 +449,8 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
 // them (old key difference). That is the length of a walk whose tree part still exists at no more
 // than its old weight, so it is never below the vertex's distance; a key that drops joins the next
 // round like any improved head, and the rounds end with exact keys as before. The passes run in the
-// rounds' own grid slots (no barrier of their own); a pass over NE costs about two rounds.
+// rounds' own grid slots (no barrier of their own); each reads every vertex, as a round of the
+// invalidation's pointer jumping does (~10 us on NE).
 
 /// Before the reset: the old keys, and each vertex's parent as its ancestor (itself at the root).
 template <class W>
