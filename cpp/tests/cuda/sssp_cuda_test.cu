@@ -677,8 +677,8 @@ TEST_F(SsspCuda, AncestorPullsKeepTheTreesExact)
   // Ancestor pulls (a vertex taking its old-tree ancestor's new key plus the old path between
   // them) only move keys sooner: pulls from the first round on, every round or every third, with
   // ancestors doubled or not, give the sequential trees, directed and undirected (zero weights),
-  // on a grid of one block and the default, with walked and jumped invalidation (the heads of lost
-  // tree arcs top their chains).
+  // in both engines, on a fused grid of one block and the default, with walked and jumped
+  // invalidation (the heads of lost tree arcs top their chains).
   for (bool directed : {true, false}) {
     graph_spec const spec{.n = 6000, .avg_degree = directed ? 2.5 : 1.5, .directed = directed, .max_weight = 100,
                           .zero_weight_share = 0.1};
@@ -694,6 +694,8 @@ TEST_F(SsspCuda, AncestorPullsKeepTheTreesExact)
           auto const where = describe(spec, seed) + " pulls every " + std::to_string(every) + " doublings " +
                              std::to_string(doublings) + " blocks " + std::to_string(blocks);
           ASSERT_NO_FATAL_FAILURE(expect_trees_exact(fused, spec, seed, {3, 40, 800}, where));
+          if (blocks == 0)  // the operators engine's grid follows the graph
+            ASSERT_NO_FATAL_FAILURE(expect_trees_exact(operators, spec, seed, {3, 40, 800}, where + " operators"));
         }
       }
     }

@@ -34,8 +34,8 @@
 // 2.4-2.8x slower), nor loading a head's key before its atomicMin in large rounds, nor claiming a
 // frontier vertex in the round that takes it, nor a grid barrier of our own that publishes the next
 // round's count, nor a lane's arcs relaxed several at a time: all slower or equal for every update
-// measured (docs/adr/0009). What shortened the chain is fewer rounds: the fused update's
-// ancestor pulls (pull_ancestors) move whole old subtrees by the change of their top's key.
+// measured (docs/adr/0009). What shortened the chain is fewer rounds: the updates' ancestor pulls
+// (pull_ancestors) move whole old subtrees by the change of their top's key.
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
@@ -119,6 +119,7 @@ enum counter : int {
   c_jump,                 // 3: ring of the vertices still jumping after each jump round
   c_jumped = c_jump + 3,  // 1: a jump round found the previous one left none (operators)
   c_flagged,              // vertices the jump rounds found invalid so far (fused: gives up early)
+  c_lost,                 // heads of lost tree arcs: the first entries of the invalidated list (pulls)
   c_far,                  // 2: far-list sizes of the fused compute's phases (phase p appends p % 2)
   c_far_least = c_far + 2,  // 2: the least key sent to each phase's far list (near_far)
   c_clock = c_far_least + 2,  // p_count: the device clock at the phase boundaries (mark_phase)
@@ -168,7 +169,7 @@ struct ctx {
   int local_hops;             // hops a block takes on its own in a small round (relax_round)
   unsigned long long hop_round_vertices;  // hops only in rounds of at most this many vertices (hop_arc_budget)
   long long jump_width;       // a level wider than this goes to pointer jumping at once (fused)
-  vertex_t* anc;              // ancestor pulls (fused updates): an ancestor along intact old tree arcs
+  vertex_t* anc;              // ancestor pulls (updates): an ancestor along intact old tree arcs
   std::uint64_t* old_key;     // ancestor pulls: the keys before the update
   int pull_start;             // ancestor pulls: the first round that doubles `anc` (0: no pulls)
   int pull_doublings;         // ancestor pulls: rounds from pull_start that double `anc`
@@ -347,8 +348,18 @@ struct near_far {
 constexpr std::int64_t hop_arc_budget = 10'240;
 constexpr std::int64_t hop_mean_degree = 4;
 
-/// What a round does besides relaxing its frontier (ancestor pulls, fused updates; below).
+/// What a round does besides relaxing its frontier (ancestor pulls in updates; below).
 enum class round_extra { none, double_ancestors, pull_ancestors };
+
+/// Round r's extra step: ancestors doubled in rounds start .. start + doublings - 1, then a pull
+/// every `every` rounds (start 0: none). The same in both engines (the operators engine's host
+/// decides it per launch).
+__host__ __device__ inline round_extra extra_for(int r, int start, int doublings, int every)
+{
+  if (start <= 0 || r < start) return round_extra::none;
+  if (r < start + doublings) return round_extra::double_ancestors;
+  return (r - start - doublings) % every == 0 ? round_extra::pull_ancestors : round_extra::none;
+}
 
 template <class W>
 __device__ void double_ancestors(ctx<W> const& c);
@@ -439,7 +450,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   return relaxed;
 }
 
-// Ancestor pulls (fused updates). On road graphs an update's rounds are a chain hundreds of hops
+// Ancestor pulls (updates, both engines). On road graphs an update's rounds are a chain hundreds of hops
 // deep, and much of that chain moves whole old subtrees: when a vertex's key drops by d, every
 // vertex below it along intact old tree arcs has a path d shorter too, which the rounds would
 // carry down one level (plus local hops) at a time. So each vertex keeps an ancestor along intact
@@ -452,10 +463,12 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
 // rounds' own grid slots (no barrier of their own); each reads every vertex, as a round of the
 // invalidation's pointer jumping does (~10 us on NE).
 
-/// Before the reset: the old keys, and each vertex's parent as its ancestor (itself at the root).
+/// Right after identify, before the reset: the old keys, and each vertex's parent as its ancestor
+/// (itself at the root); identify's count of lost tree arcs' heads for the reset (c_lost).
 template <class W>
 __device__ void init_ancestors(ctx<W> const& c)
 {
+  if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_lost] = load_count(&c.ctr[c_bfs + 0]);
   DYNG_PASS(base, c.n)
   {
     vertex_t p[pass_width];
@@ -759,9 +772,10 @@ __device__ void collect_jumped(ctx<W> const& c)
 
 /// Update, step 3: reset the invalidated vertices; they are seeds too.
 template <class W>
-__device__ void reset_invalid(ctx<W> const& c, long long lost_heads = 0)
+__device__ void reset_invalid(ctx<W> const& c)
 {
   auto const count = load_count(&c.ctr[c_inval]);
+  auto const lost_heads = c.anc != nullptr ? static_cast<std::int64_t>(load_count(&c.ctr[c_lost])) : 0;
   auto& seeds = gathered(0);
   seeds.begin();
   DYNG_GRID_LOOP(i, count)
@@ -850,11 +864,7 @@ __device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint
     // Uniform: round r's counters change only in round r + 1, after the barrier.
     auto const count = load_count(&c.ctr[c_front + r % 3]);
     if (count > 0) {
-      round_extra extra = round_extra::none;
-      if (!split && c.pull_start > 0 && r >= c.pull_start)
-        extra = r < c.pull_start + c.pull_doublings                    ? round_extra::double_ancestors
-                : (r - c.pull_start - c.pull_doublings) % c.pull_every == 0 ? round_extra::pull_ancestors
-                                                                           : round_extra::none;
+      auto const extra = split ? round_extra::none : extra_for(r, c.pull_start, c.pull_doublings, c.pull_every);
       relaxed += relax_round(c, r, count, changed, nf, extra);
     } else {
       auto const far = nf.below == unreachable_key ? 0 : load_count(&c.ctr[c_far + nf.phase % 2]);
@@ -925,7 +935,6 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
   grid.sync();
   mark_phase(c, p_identified);
   long long invalidated = static_cast<long long>(load_count(&c.ctr[c_bfs + 0]));
-  long long const lost_heads = invalidated;
   if (c.pull_start > 0) {  // before the walk's barriers and the reset (parents, keys)
     init_ancestors(c);
     grid.sync();
@@ -971,7 +980,7 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
     mark_phase(c, p_walked);
     mark_phase(c, p_jumped);
   }
-  reset_invalid(c, lost_heads);
+  reset_invalid(c);
   grid.sync();
   pull_seeds(c);
   grid.sync();
@@ -993,10 +1002,12 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
 template <class W>
 __global__ void init_kernel(ctx<W> c) { init_compute(c); }
 template <class W>
-__global__ void round_kernel(ctx<W> c, int r)
+__global__ void round_kernel(ctx<W> c, int r, round_extra extra)
 {
-  add_per_block(&c.ctr[c_relax], relax_round(c, r, load_count(&c.ctr[c_front + r % 3]), c.changed_mark));
+  add_per_block(&c.ctr[c_relax], relax_round(c, r, load_count(&c.ctr[c_front + r % 3]), c.changed_mark, {}, extra));
 }
+template <class W>
+__global__ void ancestors_kernel(ctx<W> c) { init_ancestors(c); }
 template <class W>
 __global__ void parents_all_kernel(ctx<W> c) { parents_of_all(c); }
 template <class W>
@@ -1070,13 +1081,14 @@ std::atomic<int> fused_blocks{0};
 /// local 10K 4.46 -> 3.87 ms. Tests set it (cuda_local_hops).
 std::atomic<int> local_hops{4};
 
-/// Ancestor pulls in the fused update (pull_ancestors): ancestors doubled in rounds pull_start to
-/// pull_start + pull_doublings - 1, then a pull every pull_every rounds (pull_start 0: none).
+/// Ancestor pulls in the updates (pull_ancestors, extra_for): ancestors doubled in rounds pull_start
+/// to pull_start + pull_doublings - 1, then a pull every pull_every rounds (pull_start 0: none).
 /// Chosen from same-run sweeps on the H200 (NE and NY, weights uniform 1..100 seed 42; docs/adr/0009,
 /// ancestor pulls): NE's local 10K update 2.50-2.54 -> 1.44-1.47 ms, one change 1.80 -> 1.29-1.32,
 /// 100 changes 2.29-2.32 -> 1.86-1.87; the uniform 10K update, whose propagation is wide and
 /// short, pays the passes: 1.33 -> 1.39 ms (starting at round 16: 1.45). Pulling every 4 or 8
-/// rounds, doubling 3 or 5 times, or pulling only in small rounds was slower.
+/// rounds, doubling 3 or 5 times, or pulling only in small rounds was slower. The operators
+/// engine with the same rule: local 10K 4.0 -> 2.3 ms, one change 2.8 -> 1.95 ms.
 std::atomic<int> pull_start{48};
 std::atomic<int> pull_doublings{4};
 std::atomic<int> pull_every{16};
@@ -1286,7 +1298,9 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
     // 21.3-21.7 ms, and the 50K update's recompute 2.64 -> 3.0 ms, with hops).
     c.local_hops = 0;
     launch_step(res, g.n, init_kernel<W>, c);
-    int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) { launch_step(res, g.n, round_kernel<W>, c, round); });
+    int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) {
+      launch_step(res, g.n, round_kernel<W>, c, round, round_extra::none);
+    });
     launch_step(res, g.n, parents_all_kernel<W>, c);
     finish(res, c, access::stats(r), true, static_cast<unsigned long long>(rounds));
   }
@@ -1307,21 +1321,22 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
   c.source = access::params(r).source;
   c.recompute_above = above;
   auto& st = access::stats(r);
+  if (int const start = pull_start.load(std::memory_order_relaxed); start > 0) {
+    auto const n = static_cast<std::size_t>(g.n);
+    c.pull_start = start;
+    c.pull_doublings = pull_doublings.load(std::memory_order_relaxed);
+    c.pull_every = std::max(1, pull_every.load(std::memory_order_relaxed));
+    c.anc = dyng::detail::device_scratch<vertex_t>(res, "sssp.cuda.ancestors", n + 1);
+    c.old_key = dyng::detail::device_scratch<std::uint64_t>(res, "sssp.cuda.old_keys", n + 1);
+  }
   if (fused) {  // an update past `above` recomputes in the kernel (give_up)
-    if (int const start = pull_start.load(std::memory_order_relaxed); start > 0) {
-      auto const n = static_cast<std::size_t>(g.n);
-      c.pull_start = start;
-      c.pull_doublings = pull_doublings.load(std::memory_order_relaxed);
-      c.pull_every = std::max(1, pull_every.load(std::memory_order_relaxed));
-      c.anc = dyng::detail::device_scratch<vertex_t>(res, "sssp.cuda.ancestors", n + 1);
-      c.old_key = dyng::detail::device_scratch<std::uint64_t>(res, "sssp.cuda.old_keys", n + 1);
-    }
     launch_cooperative(res, fused_update_kernel<W>, c);
     finish(res, c, st, false, 0, update_stages, recompute_stages);
     return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
   }
   auto const rows = std::max<std::int64_t>(store.changes.size, 1);
   launch_step(res, rows, identify_kernel<W>, c);
+  if (c.pull_start > 0) launch_step(res, g.n, ancestors_kernel<W>, c);
   long long const stop = above;
   bool deep = false;
   int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_step(res, g.n, level_kernel<W>, c, l); },
@@ -1344,7 +1359,9 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
   }
   launch_step(res, g.n, reset_kernel<W>, c);
   launch_step(res, g.n, pull_kernel<W>, c);
-  int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) { launch_step(res, g.n, round_kernel<W>, c, round); });
+  int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) {
+    launch_step(res, g.n, round_kernel<W>, c, round, extra_for(round, c.pull_start, c.pull_doublings, c.pull_every));
+  });
   launch_step(res, g.n, collect_kernel<W>, c);
   launch_step(res, g.n, parents_touched_kernel<W>, c);
   finish(res, c, st, true, static_cast<unsigned long long>(rounds));
