@@ -450,10 +450,10 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   return relaxed;
 }
 
-// Ancestor pulls (updates, both engines). On road graphs an update's rounds are a chain hundreds of hops
-// deep, and much of that chain moves whole old subtrees: when a vertex's key drops by d, every
-// vertex below it along intact old tree arcs has a path d shorter too, which the rounds would
-// carry down one level (plus local hops) at a time. So each vertex keeps an ancestor along intact
+// Ancestor pulls (updates, both engines). On road graphs an update's rounds are a chain hundreds
+// of hops deep, and much of that chain moves whole old subtrees: when a vertex's key drops by d,
+// every vertex below it along intact old tree arcs has a path d shorter too, which the rounds
+// would carry down one level (plus local hops) at a time. So each vertex keeps an ancestor along intact
 // old tree arcs (`anc`: its parent, or itself at the root and below a lost tree arc; doubled in
 // place in rounds pull_start .. pull_start + pull_doublings - 1, so about 16 levels up), and every
 // pull_every rounds after that, each vertex takes its ancestor's key plus the old tree path between
@@ -512,7 +512,8 @@ __device__ void double_ancestors(ctx<W> const& c)
       DYNG_PASS_MEMBER(v, base, u, c.n);
       if (!has_v || a[u] == static_cast<vertex_t>(v)) continue;
       vertex_t const up = load_vertex(&c.anc[a[u]]);
-      if (up != a[u]) cuda::atomic_ref<vertex_t, cuda::thread_scope_device>(c.anc[v]).store(up, cuda::memory_order_relaxed);
+      if (up != a[u])
+        cuda::atomic_ref<vertex_t, cuda::thread_scope_device>(c.anc[v]).store(up, cuda::memory_order_relaxed);
     }
   }
 }
