@@ -5,7 +5,10 @@
 // batch, the update's invalidation, reset and pull, then the propagations from the same state.
 // Counts only: no timing. Weights: unweighted inputs get uniform 1..100 from seed 42.
 //
-//   dyng_propagation_sim GRAPH [file|bfs] [parts|shift] [blocks]
+//   dyng_propagation_sim GRAPH [file|bfs] [parts|shift] [blocks] [changes] [ball]
+//
+// changes, ball: the batches' size and BFS ball (10,000 and 20,000, the benchmark's local batch;
+//   ball 0: uniform endpoints).
 //
 // parts: each CUDA block owns a part of consecutive vertex ids and runs local steps (shared-memory
 //   keys) until its frontier is empty or `K` steps have run; heads in other parts take the global
@@ -14,7 +17,10 @@
 // shift: before rounds 0, `every`, 2 `every`, ..., a pass gives each vertex v the key
 //   old[v] - D[v], D[v] the largest old[a] - key[a] over a and its ancestors along intact old tree
 //   arcs (a real path: a's new key plus the old tree path from a to v). A pass on the device would
-//   be pointer jumping over the tree: about log2 of the deepest intact segment grid rounds.
+//   be pointer jumping over the tree: about log2 of the deepest intact segment grid rounds. First,
+//   with 0 and 4 local hops (modelled grid-wide), ancestor pulls: every `every` rounds each vertex
+//   takes the key of its ancestor `jump` intact arcs up plus the old difference (the engines'
+//   pull_ancestors, one pass each).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -215,7 +221,7 @@ counts partitioned(adjacency const& out, std::vector<dist_t> key, std::vector<ve
 int main(int argc, char** argv)
 {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: dyng_propagation_sim GRAPH [file|bfs] [parts|shift] [blocks]\n");
+    std::fprintf(stderr, "usage: dyng_propagation_sim GRAPH [file|bfs] [parts|shift] [blocks] [changes] [ball]\n");
     return 2;
   }
   auto const cpu = resources::sequential();
