@@ -97,45 +97,52 @@ counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_
   counts c;
   std::vector<long> listed(key.size(), -1);  // the round whose frontier holds the vertex
   for (auto v : frontier) listed[idx(v)] = 0;
+  auto const enlist = [&](vertex_t v, long round, std::vector<vertex_t>& list) {
+    if (listed[idx(v)] != round) listed[idx(v)] = round, list.push_back(v);
+  };
+  // x's out-arcs from its key; `improved(y)` for every head whose key drops.
+  auto const relax = [&](vertex_t x, auto const& improved) {
+    for (auto a = static_cast<std::size_t>(out.begin[idx(x)]); a < static_cast<std::size_t>(out.begin[idx(x) + 1]); ++a) {
+      ++c.relaxations;
+      auto const y = out.head[a];
+      if (key[idx(x)] + out.weight[a] < key[idx(y)]) {
+        key[idx(y)] = key[idx(x)] + out.weight[a];
+        improved(y);
+      }
+    }
+  };
   std::vector<dist_t> most(shift != nullptr ? key.size() : 0);  // D of the pass
   constexpr dist_t none = std::numeric_limits<dist_t>::min();
   while (!frontier.empty()) {
-    if (shift != nullptr && !shift->anc.empty() && c.grid_rounds % shift->every == 0) {
-      ++shift->passes;  // every vertex pulls from its ancestor `jump` up, from the keys before the pass
-      auto const before = key;
-      for (std::size_t v = 0; v < key.size(); ++v) {
-        auto const a = shift->anc[v];
-        if (a == no_vertex || before[idx(a)] == unreached) continue;
-        dist_t const cand = before[idx(a)] + shift->old[v] - shift->old[idx(a)];
-        if (cand < key[v]) {
-          key[v] = cand;
-          ++shift->moved;
-          if (listed[v] != c.grid_rounds) listed[v] = c.grid_rounds, frontier.push_back(static_cast<vertex_t>(v));
-        }
-      }
-    } else if (shift != nullptr && shift->anc.empty() && c.grid_rounds % shift->every == 0) {
+    if (shift != nullptr && c.grid_rounds % shift->every == 0) {
       ++shift->passes;
-      for (auto v : shift->topdown) {
-        dist_t d = key[idx(v)] == unreached ? none : shift->old[idx(v)] - key[idx(v)];
-        if (auto const p = shift->seg_parent[idx(v)]; p != no_vertex) d = std::max(d, most[idx(p)]);
-        most[idx(v)] = d;
-        if (d != none && shift->old[idx(v)] - d < key[idx(v)]) {
-          key[idx(v)] = shift->old[idx(v)] - d;
-          ++shift->moved;
-          if (listed[idx(v)] != c.grid_rounds) listed[idx(v)] = c.grid_rounds, frontier.push_back(v);
+      if (!shift->anc.empty()) {  // every vertex pulls from its ancestor `jump` up, from the keys before the pass
+        auto const before = key;
+        for (std::size_t v = 0; v < key.size(); ++v) {
+          auto const a = shift->anc[v];
+          if (a == no_vertex || before[idx(a)] == unreached) continue;
+          dist_t const cand = before[idx(a)] + shift->old[v] - shift->old[idx(a)];
+          if (cand < key[v]) {
+            key[v] = cand;
+            ++shift->moved;
+            enlist(static_cast<vertex_t>(v), c.grid_rounds, frontier);
+          }
+        }
+      } else {
+        for (auto v : shift->topdown) {
+          dist_t d = key[idx(v)] == unreached ? none : shift->old[idx(v)] - key[idx(v)];
+          if (auto const p = shift->seg_parent[idx(v)]; p != no_vertex) d = std::max(d, most[idx(p)]);
+          most[idx(v)] = d;
+          if (d != none && shift->old[idx(v)] - d < key[idx(v)]) {
+            key[idx(v)] = shift->old[idx(v)] - d;
+            ++shift->moved;
+            enlist(v, c.grid_rounds, frontier);
+          }
         }
       }
     }
     std::vector<vertex_t> next;
-    for (auto x : frontier)
-      for (auto a = static_cast<std::size_t>(out.begin[idx(x)]); a < static_cast<std::size_t>(out.begin[idx(x) + 1]); ++a) {
-        ++c.relaxations;
-        auto const y = out.head[a];
-        if (key[idx(x)] + out.weight[a] < key[idx(y)]) {
-          key[idx(y)] = key[idx(x)] + out.weight[a];
-          if (listed[idx(y)] != c.grid_rounds + 1) listed[idx(y)] = c.grid_rounds + 1, next.push_back(y);
-        }
-      }
+    for (auto x : frontier) relax(x, [&](vertex_t y) { enlist(y, c.grid_rounds + 1, next); });
     // Local hops (the fused engine's, modelled grid-wide): in a round of at most 4,000 vertices the
     // heads improved go on relaxing from their keys, up to `hops` times; they stay in the next round.
     if (frontier.size() <= 4000) {
@@ -143,15 +150,10 @@ counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_
       for (int h = 0; h < hops && !from.empty(); ++h) {
         std::vector<vertex_t> heads;
         for (auto x : from)
-          for (auto a = static_cast<std::size_t>(out.begin[idx(x)]); a < static_cast<std::size_t>(out.begin[idx(x) + 1]); ++a) {
-            ++c.relaxations;
-            auto const y = out.head[a];
-            if (key[idx(x)] + out.weight[a] < key[idx(y)]) {
-              key[idx(y)] = key[idx(x)] + out.weight[a];
-              heads.push_back(y);
-              if (listed[idx(y)] != c.grid_rounds + 1) listed[idx(y)] = c.grid_rounds + 1, next.push_back(y);
-            }
-          }
+          relax(x, [&](vertex_t y) {
+            heads.push_back(y);
+            enlist(y, c.grid_rounds + 1, next);
+          });
         from.swap(heads);
       }
     }

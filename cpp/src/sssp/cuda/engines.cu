@@ -776,13 +776,13 @@ template <class W>
 __device__ void reset_invalid(ctx<W> const& c)
 {
   auto const count = load_count(&c.ctr[c_inval]);
-  auto const lost_heads = c.anc != nullptr ? static_cast<std::int64_t>(load_count(&c.ctr[c_lost])) : 0;
+  auto const lost_heads = c.pull_start > 0 ? static_cast<std::int64_t>(load_count(&c.ctr[c_lost])) : 0;
   auto& seeds = gathered(0);
   seeds.begin();
   DYNG_GRID_LOOP(i, count)
   {
     vertex_t const v = c.inval[i];
-    if (c.anc != nullptr && i < lost_heads) c.anc[v] = v;  // its tree arc is gone: a chain's top
+    if (i < lost_heads) c.anc[v] = v;  // its tree arc is gone: a chain's top
     c.key[v] = unreachable_key;
     c.parent[v] = no_vertex;
     if (claim(c.seed_mark, v, c.gen)) seeds.add(v, c.seeds, &c.ctr[c_seeds]);
