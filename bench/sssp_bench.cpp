@@ -3,12 +3,15 @@
 // Each update benchmark applies a sequence of batches of one shape (every backend the same
 // sequence, each batch drawn on the graph the previous ones made); the commit benchmark
 // alternates a batch and its exact inverse; the compute benchmark times a from-scratch compute
-// on the same graph in the same run, so ratios compare like with like. CUDA rows run when $DYNG_BENCH_CUDA is set. Graphs come from $DYNG_BENCH_DATA (default: ../shared/data beside the repo);
-// unweighted road graphs get weights uniform in 1..100 from io::default_weight_seed (42).
+// on the same graph in the same run, so ratios compare like with like. A CUDA result stays in
+// device memory; the read benchmark times copying it to the host. CUDA rows run when
+// $DYNG_BENCH_CUDA is set. Graphs come from $DYNG_BENCH_DATA (default: ../shared/data beside the
+// repo); unweighted road graphs get weights uniform in 1..100 from io::default_weight_seed (42).
 //
 //   build/release/bench/dyng_bench --benchmark_out=bench/results/sssp.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -117,7 +120,37 @@ void BM_compute(benchmark::State& state, graph_case c, backend_case const* b)
   (void)sssp::compute(res, g, {.source = 0, .engine = b->engine});  // warm-up: scratch, pools
   for (auto _ : state) {
     auto r = sssp::compute(res, g, {.source = 0, .engine = b->engine});
+    benchmark::DoNotOptimize(r.last_stats().relaxations);  // a device result stays there (BM_read)
+  }
+  add_graph_counters(state, g);
+}
+
+/// The host read of a device result (distances, parents and zero-arc counts come together):
+/// range(0) 0, the first read of a new result (a compute's); 1, a read after an update of 100
+/// changes, into the host arrays of the previous read. Manual time: the compute or update before
+/// each read is not timed.
+void BM_read(benchmark::State& state, graph_case c, backend_case const* b)
+{
+  auto const& res = b->res;
+  auto g = loaded(c, res).clone();
+  sssp::params const p{.source = 0, .engine = b->engine};
+  bool const after_update = state.range(0) != 0;
+  auto const fwd = random_batch(loaded(file_numbered(c), backends().front().res), {.size = 100, .insert_fraction = 0.5, .seed = 7});
+  auto const forward = for_case(c, fwd);
+  auto const back = inverse_of(g, forward);
+  auto r = sssp::compute(res, g, p);
+  (void)r.parents();  // warm-up: scratch, pools
+  bool next_forward = true;
+  for (auto _ : state) {
+    if (after_update) {
+      sssp::update(res, g, next_forward ? forward : back, r);
+      next_forward = !next_forward;
+    } else {
+      r = sssp::compute(res, g, p);
+    }
+    auto const start = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(r.parents().data());
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   add_graph_counters(state, g);
 }
@@ -216,6 +249,9 @@ void register_all()
             ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(10)->UseRealTime();
       benchmark::RegisterBenchmark(("sssp_update/" + tag).c_str(), BM_update, c, &b)
           ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(update_trials)->UseRealTime();
+      if (b.engine == "sssp.cuda.fused")  // a host result's read is a span; the engines share the download
+        benchmark::RegisterBenchmark(("sssp_read/" + tag).c_str(), BM_read, c, &b)
+            ->Unit(benchmark::kMillisecond)->Arg(0)->Arg(1)->ArgName("after_update")->Iterations(5)->UseManualTime();
     }
   }
 }

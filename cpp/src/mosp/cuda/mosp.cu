@@ -606,12 +606,14 @@ void cuda_download_costs(device_state const& d, result::cost_array& out)
 {
   dd::device_guard guard(d.res);
   auto const nk = static_cast<std::size_t>(d.n) * static_cast<std::size_t>(d.k);
-  std::vector<std::int64_t> c(nk);
+  // Into the host array of the previous read, if any: a fresh one costs its pages' first touch.
+  auto* c = std::get_if<std::vector<std::int64_t>>(&out);
+  if (c == nullptr) c = &out.emplace<std::vector<std::int64_t>>();
+  c->resize(nk);
   if (nk > 0)
-    DYNG_CUDA_TRY(cudaMemcpyAsync(c.data(), d.costs[d.cur].data(), nk * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
+    DYNG_CUDA_TRY(cudaMemcpyAsync(c->data(), d.costs[d.cur].data(), nk * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
                                   dd::stream_of(d.res)));
   dd::synchronize(d.res);
-  out = std::move(c);
 }
 
 std::shared_ptr<device_state> cuda_clone(device_state const& d)

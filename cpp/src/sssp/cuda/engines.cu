@@ -1405,25 +1405,64 @@ update_outcome cuda_operators_update(resources const& res, dyng::detail::graph_i
   return update_typed<std::int32_t>(res, g, r, above, false);
 }
 
+namespace {
+/// A key's parts: the distance (infinity where unreachable) and the zero-weight arc count
+/// (no_zeros there); either output may be null.
+__global__ void split_keys_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist, std::int32_t* zeros)
+{
+  auto const mask = (std::uint64_t{1} << zbits) - 1;
+  DYNG_GRID_STRIDE(v, n)
+  {
+    bool const unreachable = key[v] == unreachable_key;
+    if (dist != nullptr) dist[v] = unreachable ? infinity<std::int64_t>() : static_cast<std::int64_t>(key[v] >> zbits);
+    if (zeros != nullptr) zeros[v] = unreachable ? no_zeros : static_cast<std::int32_t>(key[v] & mask);
+  }
+}
+
+/// Brings d.dist up to date with the keys and writes the zero-arc counts to `zeros` unless it is
+/// null, on the result's stream; the caller waits.
+void split_keys(device_result& d, std::int32_t* zeros)
+{
+  bool const dist = d.dist_stale;
+  if (!dist && zeros == nullptr) return;
+  if (dist && d.dist.size() != static_cast<std::size_t>(d.n)) d.dist = device_buffer<std::int64_t>(d.res, static_cast<std::size_t>(d.n));
+  dyng::detail::launch_strided(d.res, d.n, split_keys_kernel, d.key.data(), d.zbits, d.n, dist ? d.dist.data() : nullptr, zeros);
+  d.dist_stale = false;
+}
+}  // namespace
+
 void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros)
 {
-  auto const& d = *r.device_arrays();
+  auto& d = *r.device_arrays();
   dyng::detail::device_guard guard(d.res);
   auto const n = static_cast<std::size_t>(d.n);
-  std::vector<std::uint64_t> keys(n);
+  // The keys are split on the device and copied straight into the host arrays, which the next
+  // read reuses: a host pass over the keys, through two temporaries of 8 bytes a vertex, had
+  // cost more than the copies themselves.
+  auto* device_zeros = dyng::detail::device_scratch<std::int32_t>(d.res, "sssp.cuda.zeros", n);
+  split_keys(d, device_zeros);
+  auto* host_dist = std::get_if<std::vector<std::int64_t>>(&dist);
+  if (host_dist == nullptr) host_dist = &dist.emplace<std::vector<std::int64_t>>();
+  host_dist->resize(n);
   parent.resize(n);
-  DYNG_CUDA_TRY(cudaMemcpyAsync(keys.data(), d.key.data(), n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream_of(d.res)));
-  DYNG_CUDA_TRY(cudaMemcpyAsync(parent.data(), d.parent.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, stream_of(d.res)));
-  dyng::detail::synchronize(d.res);
-  std::vector<std::int64_t> dd(n);
   zeros.resize(n);
-  auto const mask = (std::uint64_t{1} << d.zbits) - 1;
-  for (std::size_t v = 0; v < n; ++v) {
-    bool const inf = keys[v] == unreachable_key;
-    dd[v] = inf ? infinity<std::int64_t>() : static_cast<std::int64_t>(keys[v] >> d.zbits);
-    zeros[v] = inf ? no_zeros : static_cast<std::int32_t>(keys[v] & mask);
+  auto const s = stream_of(d.res);
+  DYNG_CUDA_TRY(cudaMemcpyAsync(host_dist->data(), d.dist.data(), n * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(parent.data(), d.parent.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(zeros.data(), device_zeros, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, s));
+  dyng::detail::synchronize(d.res);
+}
+
+device_array device_distances(device_result& d)
+{
+  if (d.dist_stale) {
+    // On the result's own stream, waited for: the keys are complete (every call waits for its
+    // stream before it returns), and so is this array when it is handed out.
+    dyng::detail::device_guard guard(d.res);
+    split_keys(d, nullptr);
+    dyng::detail::synchronize(d.res);
   }
-  dist = std::move(dd);
+  return {d.dist.data(), d.n, element_type::int64, d.res.device(), d.writer};
 }
 
 vertex_t const* device_parents(device_result const& d) noexcept { return d.parent.data(); }
@@ -1438,28 +1477,6 @@ int cuda_local_hops(int hops) noexcept { return local_hops.exchange(hops); }
 int cuda_pull_start(int round) noexcept { return pull_start.exchange(round); }
 int cuda_pull_doublings(int rounds) noexcept { return pull_doublings.exchange(rounds); }
 int cuda_pull_every(int rounds) noexcept { return pull_every.exchange(rounds); }
-
-namespace {
-__global__ void distances_kernel(std::uint64_t const* key, int zbits, vertex_t n, std::int64_t* dist)
-{
-  DYNG_GRID_STRIDE(v, n)
-  dist[v] = key[v] == unreachable_key ? infinity<std::int64_t>() : static_cast<std::int64_t>(key[v] >> zbits);
-}
-}  // namespace
-
-device_array device_distances(device_result& d)
-{
-  if (d.dist_stale) {
-    // On the result's own stream, waited for: the keys are complete (every call waits for its
-    // stream before it returns), and so is this array when it is handed out.
-    dyng::detail::device_guard guard(d.res);
-    if (d.dist.size() != static_cast<std::size_t>(d.n)) d.dist = device_buffer<std::int64_t>(d.res, static_cast<std::size_t>(d.n));
-    dyng::detail::launch_strided(d.res, d.n, distances_kernel, d.key.data(), d.zbits, d.n, d.dist.data());
-    dyng::detail::synchronize(d.res);
-    d.dist_stale = false;
-  }
-  return {d.dist.data(), d.n, element_type::int64, d.res.device(), d.writer};
-}
 
 device_array device_parents_array(device_result const& d) noexcept
 {
