@@ -322,6 +322,7 @@ graph graph::from_csr(resources const& res, std::span<edge_t const> offsets, std
 }
 
 graph::graph(std::unique_ptr<detail::graph_impl> impl) noexcept : impl_(std::move(impl)) {}
+graph detail::make_graph(std::unique_ptr<graph_impl> impl) noexcept { return graph(std::move(impl)); }
 graph::graph(graph&&) noexcept = default;
 graph& graph::operator=(graph&&) noexcept = default;
 graph::~graph() = default;

@@ -143,6 +143,12 @@ struct device_rows {
 /// counterpart around it (the same version rule: one commit, one version).
 commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows);
 commit_stats commit_device_rows(resources const& res, graph& g, device_rows const& rows);
+/// Defined in CUDA builds only: the directed int32 graph graph::from_edges builds from m arcs
+/// (duplicates::error), built from arcs already in device memory without a host crossing
+/// (mosp's combined graph): row order and slack as the host lays them out. The caller vouches for
+/// the arcs: ids in [0, n), no arc twice, weights (row-major, k per arc) non-negative.
+graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* src,
+                             vertex_t const* dst, std::int32_t const* weights);
 
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "common/files.hpp"
 #include "common/conformance.hpp"
@@ -224,6 +225,81 @@ TEST_F(SsspCuda, DeviceRegrowEmptiesEveryFreeSlot)
           }
       }
       EXPECT_EQ(g.to_csr().targets, host.to_csr().targets);
+    }
+  }
+}
+
+// A graph built from arcs in device memory (mosp's combined graph) is the graph from_edges builds
+// from the same arcs: both directions' rows, order, slack and free slots, array for array; it then
+// commits and computes like it. Rows empty, short and longer than a warp; no arcs; no vertices.
+TEST_F(SsspCuda, DeviceBuiltGraphEqualsTheHostBuild)
+{
+  auto const gpu = resources::cuda(0);
+  int const k = 3;
+  auto const arrays = [](detail::device_adjacency<std::int32_t> const& a, int columns) {
+    std::vector<edge_t> begin(a.begin.size()), degree(a.degree.size());
+    std::vector<vertex_t> target(a.target.size());
+    std::vector<std::int32_t> weight(a.target.size() * static_cast<std::size_t>(columns));
+    auto const get = [](auto& to, auto const& from) {
+      if (!to.empty()) EXPECT_EQ(cudaMemcpy(to.data(), from.data(), to.size() * sizeof(to[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+    };
+    get(begin, a.begin), get(degree, a.degree), get(target, a.target), get(weight, a.weight);
+    return std::tuple{begin, degree, target, weight, a.capacity};
+  };
+  for (vertex_t n : {0, 1, 7, 300}) {
+    for (int shape = 0; shape < 3; ++shape) {
+      std::vector<vertex_t> src, dst;
+      std::vector<std::int32_t> w;
+      std::set<std::pair<vertex_t, vertex_t>> seen;
+      std::uint64_t x = 12345 + static_cast<std::uint64_t>(n) * 7 + static_cast<std::uint64_t>(shape);
+      auto const next = [&] { return x = x * 6364136223846793005ull + 1442695040888963407ull, static_cast<std::uint32_t>(x >> 33); };
+      std::size_t const arcs = n == 0 || shape == 0 ? 0 : static_cast<std::size_t>(n) * (shape == 1 ? 2 : 9);
+      for (std::size_t a = 0; a < arcs; ++a) {
+        // shape 2: vertex 3's row gets about a third of the arcs (longer than a warp)
+        auto const u = shape == 2 && a % 3 == 0 && n > 3 ? vertex_t{3} : static_cast<vertex_t>(next() % static_cast<std::uint32_t>(n));
+        auto const v = static_cast<vertex_t>(next() % static_cast<std::uint32_t>(n));
+        if (!seen.insert({u, v}).second) continue;
+        src.push_back(u), dst.push_back(v);
+        for (int c = 0; c < k; ++c) w.push_back(static_cast<std::int32_t>(next() % 50));
+      }
+      auto const m = src.size();
+      vertex_t* d_src = nullptr;
+      vertex_t* d_dst = nullptr;
+      std::int32_t* d_w = nullptr;
+      ASSERT_EQ(cudaMalloc(&d_src, std::max<std::size_t>(m, 1) * sizeof(vertex_t)), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_dst, std::max<std::size_t>(m, 1) * sizeof(vertex_t)), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_w, std::max<std::size_t>(w.size(), 1) * sizeof(std::int32_t)), cudaSuccess);
+      if (m > 0) {
+        ASSERT_EQ(cudaMemcpy(d_src, src.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(d_dst, dst.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(d_w, w.data(), w.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice), cudaSuccess);
+      }
+      auto built = detail::device_graph_from_arcs(gpu, n, k, static_cast<std::int64_t>(m), d_src, d_dst, d_w);
+      auto host_built = graph::from_edges(gpu, n, src, dst, w,
+                                          {.directed = true, .k = k, .duplicates = duplicate_edges::error});
+      std::string const where = "n " + std::to_string(n) + ", shape " + std::to_string(shape) + ", " + std::to_string(m) + " arcs";
+      EXPECT_EQ(built.num_vertices(), n) << where;
+      EXPECT_EQ(built.num_edges(), host_built.num_edges()) << where;
+      EXPECT_EQ(built.k(), k) << where;
+      EXPECT_TRUE(built.directed()) << where;
+      auto const& a = std::get<detail::device_graph_store<std::int32_t>>(built.impl().device->s);
+      auto const& b = std::get<detail::device_graph_store<std::int32_t>>(host_built.impl().device->s);
+      EXPECT_EQ(arrays(a.out, k), arrays(b.out, k)) << where << ", out-rows";
+      EXPECT_EQ(arrays(a.in, k), arrays(b.in, k)) << where << ", in-rows";
+      ASSERT_EQ(cudaFree(d_src), cudaSuccess);
+      ASSERT_EQ(cudaFree(d_dst), cudaSuccess);
+      ASSERT_EQ(cudaFree(d_w), cudaSuccess);
+      if (n < 7 || m == 0) continue;
+      batch change(k);
+      change.erase(src[0], dst[0]).insert(0, n - 1, std::vector<double>{1.0, 2.0, 3.0});
+      if (!host_built.has_edge(0, n - 1)) {
+        built.commit(gpu, change);
+        host_built.commit(gpu, change);
+      }
+      EXPECT_EQ(built.to_csr().targets, host_built.to_csr().targets) << where;
+      EXPECT_EQ(built.to_csr().weights, host_built.to_csr().weights) << where;
+      auto const r = sssp::compute(gpu, built, {.source = 0});
+      EXPECT_EQ(sssp::verify(built, r), "") << where;
     }
   }
 }
@@ -895,6 +971,14 @@ TEST_F(SsspCuda, DeviceArraysEqualTheHostArrays)
     std::vector<std::int64_t> raw(6);
     cuda_interop::copy_device_to_host(0, snap.view().data, 6 * sizeof(std::int64_t), raw.data());
     EXPECT_EQ(raw, hd);
+
+    // A host read first (it splits the keys on the device), then the device array: the same.
+    sssp::update(gpu, g, batch().erase(0, 3), r);
+    std::vector<std::int64_t> const host_first(r.distances<std::int64_t>().begin(), r.distances<std::int64_t>().end());
+    cuda_interop::copy_to_host(r.device_distances(), after.data());
+    EXPECT_EQ(after, host_first);
+    EXPECT_EQ(host_first[3], 8);  // 0 -> 2 -> 1 -> 3
+    EXPECT_EQ(r.zero_arcs()[4], 1);  // 3 -> 4 weighs 0
 
     auto const host = sssp::compute(resources::sequential(), graph::from_edges(resources::sequential(), 6, src, dst, w, {}),
                                     {.source = 0});

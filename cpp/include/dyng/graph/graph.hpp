@@ -52,8 +52,11 @@ struct commit_stats {
   bool regrown = false;          ///< some row ran out of slack and the arrays were re-laid
 };
 
+class graph;
 namespace detail {
 struct graph_impl;
+/// A graph around arrays a builder inside libdyng laid out (the device build, graph_impl.hpp).
+graph make_graph(std::unique_ptr<graph_impl> impl) noexcept;
 }
 
 class graph {
@@ -120,6 +123,7 @@ class graph {
   [[nodiscard]] detail::graph_impl const& impl() const;
 
  private:
+  friend graph detail::make_graph(std::unique_ptr<detail::graph_impl> impl) noexcept;
   explicit graph(std::unique_ptr<detail::graph_impl> impl) noexcept;
   std::unique_ptr<detail::graph_impl> impl_;
 };

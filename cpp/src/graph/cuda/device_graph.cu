@@ -324,6 +324,102 @@ __global__ void copy_rows(device_adjacency_view<W> from, edge_t const* new_begin
       });
 }
 
+// ---- building a graph from arcs in device memory (device_graph_from_arcs) ----------------
+
+/// Each arc's key in one direction's row order, its index, and its row's arc count.
+__global__ void build_keys(vertex_t const* row_of, vertex_t const* col_of, std::int64_t m, vertex_t n,
+                           std::uint64_t* keys, std::uint32_t* index, std::uint32_t* per_row)
+{
+  DYNG_GRID_STRIDE(i, m)
+  {
+    keys[i] = arc_key(row_of[i], col_of[i], n);
+    index[i] = static_cast<std::uint32_t>(i);
+    atomicAdd(&per_row[row_of[i]], 1u);
+  }
+}
+
+/// Degrees, and capacities with the host build's slack (slack_for; capacity[n] = 0 for the scan).
+__global__ void build_capacities(std::uint32_t const* per_row, vertex_t n, edge_t* degree, edge_t* capacity)
+{
+  DYNG_GRID_STRIDE(v, static_cast<std::int64_t>(n) + 1)
+  {
+    edge_t const d = v < n ? static_cast<edge_t>(per_row[v]) : 0;
+    if (v < n) degree[v] = d;
+    capacity[v] = v < n ? d + slack_for(d) : 0;
+  }
+}
+
+/// Where each row's arcs start among the sorted keys (rows without arcs are not read).
+__global__ void build_row_starts(std::uint64_t const* keys, std::int64_t m, vertex_t n, std::uint32_t* first)
+{
+  int const bits = id_bits(n);
+  DYNG_GRID_STRIDE(i, m)
+  {
+    if (i == 0 || (keys[i] >> bits) != (keys[i - 1] >> bits)) first[keys[i] >> bits] = static_cast<std::uint32_t>(i);
+  }
+}
+
+/// The sorted arcs into their rows' slots; weights from row-major input to column-major slots.
+template <class W>
+__global__ void build_place(std::uint64_t const* keys, std::uint32_t const* perm, std::int64_t m, vertex_t n,
+                            std::uint32_t const* first, edge_t const* begin, W const* weights, int k, edge_t capacity,
+                            vertex_t* target, W* weight)
+{
+  int const bits = id_bits(n);
+  auto const col_mask = (std::uint64_t{1} << bits) - 1;
+  DYNG_GRID_STRIDE(i, m)
+  {
+    auto const row = static_cast<vertex_t>(keys[i] >> bits);
+    edge_t const slot = begin[row] + (i - static_cast<std::int64_t>(first[row]));
+    target[slot] = static_cast<vertex_t>(keys[i] & col_mask);
+    auto const arc = static_cast<std::size_t>(perm[i]);
+    for (int c = 0; c < k; ++c)
+      weight[static_cast<edge_t>(c) * capacity + slot] = weights[arc * static_cast<std::size_t>(k) + static_cast<std::size_t>(c)];
+  }
+}
+
+/// One direction laid out from m arcs: rows by `row_of`, each sorted by `col_of` (a stable order:
+/// no arc twice), slack_for each row, free slots with no arc and weight 0: the host build's layout.
+template <class W>
+device_adjacency<W> lay_out_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* row_of,
+                                 vertex_t const* col_of, W const* weights)
+{
+  auto const s = stream_of(res);
+  auto const nn = static_cast<std::size_t>(n);
+  auto const count = static_cast<std::size_t>(m);
+  device_buffer<std::uint64_t> keys_in(res, count), keys(res, count);
+  device_buffer<std::uint32_t> index_in(res, count), perm(res, count), per_row(res, nn), first(res, nn);
+  DYNG_CUDA_TRY(cudaMemsetAsync(per_row.data(), 0, nn * sizeof(std::uint32_t), s));
+  launch_strided(res, m, build_keys, row_of, col_of, m, n, keys_in.data(), index_in.data(), per_row.data());
+  if (m > 0)
+    cub_call(res, "graph.build.sort", [&](void* tmp, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys_in.data(), keys.data(), index_in.data(), perm.data(), m, 0,
+                                             arc_key_bits(n), s);
+    });
+  device_adjacency<W> adj;
+  adj.degree = device_buffer<edge_t>(res, nn);
+  adj.begin = device_buffer<edge_t>(res, nn + 1);
+  device_buffer<edge_t> capacity(res, nn + 1);
+  launch_strided(res, static_cast<std::int64_t>(n) + 1, build_capacities, static_cast<std::uint32_t const*>(per_row.data()),
+                 n, adj.degree.data(), capacity.data());
+  cub_call(res, "graph.build.scan", [&](void* tmp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(tmp, bytes, capacity.data(), adj.begin.data(), static_cast<std::int64_t>(nn + 1), s);
+  });
+  edge_t total = 0;
+  DYNG_CUDA_TRY(cudaMemcpyAsync(&total, adj.begin.data() + nn, sizeof(edge_t), cudaMemcpyDeviceToHost, s));
+  synchronize(res);
+  adj.capacity = total;
+  adj.target = device_buffer<vertex_t>(res, static_cast<std::size_t>(total));
+  adj.weight = device_buffer<W>(res, static_cast<std::size_t>(total) * static_cast<std::size_t>(k));
+  DYNG_CUDA_TRY(cudaMemsetAsync(adj.target.data(), 0xff, adj.target.size() * sizeof(vertex_t), s));
+  DYNG_CUDA_TRY(cudaMemsetAsync(adj.weight.data(), 0, adj.weight.size() * sizeof(W), s));
+  launch_strided(res, m, build_row_starts, static_cast<std::uint64_t const*>(keys.data()), m, n, first.data());
+  launch_strided(res, m, build_place<W>, static_cast<std::uint64_t const*>(keys.data()),
+                 static_cast<std::uint32_t const*>(perm.data()), m, n, static_cast<std::uint32_t const*>(first.data()),
+                 static_cast<edge_t const*>(adj.begin.data()), weights, k, total, adj.target.data(), adj.weight.data());
+  return adj;
+}
+
 template <class W>
 struct change_writer {
   vertex_t* src;
@@ -920,6 +1016,30 @@ commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows
   DYNG_EXPECTS(store != nullptr, "graph::commit of device rows: the graph must have int32 weights");
   device_guard guard(res);
   return commit_rows_typed(res, g, *store, rows);
+}
+
+graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* src,
+                             vertex_t const* dst, std::int32_t const* weights)
+{
+  DYNG_EXPECTS(res.backend() == backend::cuda, "device_graph_from_arcs: the arcs are in device memory; pass CUDA resources");
+  device_guard guard(res);
+  auto impl = std::make_unique<graph_impl>();
+  impl->id = next_graph_id();
+  impl->n = n;
+  impl->m = m;
+  impl->k = k;
+  impl->directed = true;
+  impl->duplicates = duplicate_edges::error;
+  impl->store = graph_store<std::int32_t>{};  // a device graph's host store keeps its weight type only
+  impl->last_changes = change_set<std::int32_t>{};
+  auto dev = std::make_shared<device_store>(res);
+  device_graph_store<std::int32_t> d;
+  d.out = lay_out_arcs(res, n, k, m, src, dst, weights);
+  d.in = lay_out_arcs(res, n, k, m, dst, src, weights);
+  dev->s = std::move(d);
+  synchronize(res);  // the scratch of the build is freed on the stream, the arcs read
+  impl->device = std::move(dev);
+  return make_graph(std::move(impl));
 }
 
 }  // namespace dyng::detail
