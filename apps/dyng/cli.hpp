@@ -153,7 +153,7 @@ struct mosp_options {
   std::vector<int> objectives;        // empty: every weight column
   std::vector<std::int64_t> pref;     // empty: all 1
   batch_options batch;
-  std::string combined = "incremental";
+  std::string combined = "automatic";
   std::string engine = "auto";
   int repeat = 1;
   bool verify = false;

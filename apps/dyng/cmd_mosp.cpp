@@ -30,8 +30,9 @@ int run_mosp(mosp_options const& o)
   auto& g = gf.graph;
   auto const source = source_vertex(gf, o.source);
   mosp::params const p{.source = source, .objectives = o.objectives, .pref = o.pref,
-                       .combined = o.combined == "rebuild" ? mosp::combined_update::rebuild
-                                                           : mosp::combined_update::incremental,
+                       .combined = o.combined == "rebuild"       ? mosp::combined_update::rebuild
+                                   : o.combined == "incremental" ? mosp::combined_update::incremental
+                                                                 : mosp::combined_update::automatic,
                        .engine = cuda_engine_id(o.engine, res)};
 
   report out(o.json);

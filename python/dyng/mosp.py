@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["Result", "Stats", "compute", "engines", "update", "verify", "write_files"]
 
 Strategy = Literal["automatic", "incremental", "recompute"]
-Combined = Literal["incremental", "rebuild"]
+Combined = Literal["automatic", "incremental", "rebuild"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +97,7 @@ class Result(ResultBase):
 
     @property
     def combined(self) -> Combined:
-        """How the combined graph follows a batch: "incremental" or "rebuild"."""
+        """How the combined graph follows a batch: "automatic", "incremental" or "rebuild"."""
         return cast(Combined, self._r.params.combined.name)
 
     def _describe(self) -> str:
@@ -198,7 +198,7 @@ def compute(
     objectives: Sequence[int | str] | None = None,
     pref: Sequence[int] | None = None,
     strategy: Strategy = "automatic",
-    combined: Combined = "incremental",
+    combined: Combined = "automatic",
     engine: str | None = None,
     resources: Resources | None = None,
 ) -> Result:
@@ -206,7 +206,8 @@ def compute(
     ``graph.info["weight_names"]``; default: all), with
     preferences ``pref`` (one positive int per objective; default all 1). ``strategy`` is the
     sssp update strategy of the trees; ``combined`` how updates bring the combined graph up to
-    date (``"incremental"``, or ``"rebuild"`` as the original); ``engine`` pins the sssp engine
+    date (``"automatic"``: incremental, or a rebuild when more than 30% of the parent tuples
+    changed; ``"incremental"``; ``"rebuild"`` as the original); ``engine`` pins the sssp engine
     of the trees (:func:`engines`), for this result's life.
 
     Raises InvalidArgumentError (source out of range, an objective out of range or repeated,

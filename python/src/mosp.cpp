@@ -25,6 +25,7 @@ void bind_mosp(nb::module_& m)
 {
   nb::module_& s = m;
   nb::enum_<mosp::combined_update>(s, "MospCombinedUpdate")
+      .value("automatic", mosp::combined_update::automatic)
       .value("incremental", mosp::combined_update::incremental)
       .value("rebuild", mosp::combined_update::rebuild);
 

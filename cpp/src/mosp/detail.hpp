@@ -83,9 +83,10 @@ inline std::int64_t combined_weight(std::span<vertex_t const> tuple, vertex_t p,
 /// Declines (not_supported, naming the rule) what the CUDA sssp engines cannot run: float64
 /// weights, combined weights beyond the packed device keys. Before anything is computed.
 void cuda_check_support(graph const& g, std::int64_t lcm, std::span<std::int64_t const> pref);
-/// The combined graph, its tree and the costs from scratch on the device; with `count_changes`
-/// (the rebuild update) the parent tuples that changed are counted into the stats first.
-void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_changes);
+/// The combined graph, its tree and the costs from scratch on the device.
+void cuda_rebuild(resources const& res, graph const& g, result& r);
+/// The vertices whose parent tuple the K trees changed since the combined graph was made.
+std::int64_t cuda_changed_tuples(resources const& res, result& r);
 /// The incremental update: tuple diff and derived batch on the device, the combined graph's
 /// device commit and its CUDA tree update, costs on the device.
 void cuda_update_combined(resources const& res, graph const& g, result& r);

@@ -233,6 +233,26 @@ void full_costs(resources const& res, result& r)
   access::stats(r).cost_updates = static_cast<std::int64_t>(n);
 }
 
+/// combined_update::automatic rebuilds when more than this percentage of the vertices changed
+/// parent tuple (ADR 0005, addendum: where the two ways cross on NE).
+constexpr std::int64_t automatic_rebuild_percent = 30;
+
+/// The vertices whose parent tuple the K trees changed since the combined graph was made (host).
+std::int64_t changed_tuples(result& r)
+{
+  auto const& trees = access::trees(r);
+  auto const& tuple = access::tuple(r);
+  auto const k = trees.size();
+  std::int64_t changed = 0;
+  for (std::size_t v = 0; v < tuple.size() / std::max<std::size_t>(k, 1); ++v)
+    for (std::size_t i = 0; i < k; ++i)
+      if (tuple[v * k + i] != trees[i].parents()[v]) {
+        ++changed;
+        break;
+      }
+  return changed;
+}
+
 /// The combined graph, its tree and the costs from scratch (compute, and the rebuild update).
 template <class W>
 void rebuild(resources const& res, graph const& g, result& r)
@@ -476,7 +496,7 @@ result compute(resources const& res, graph const& g, params const& p)
   access::trees(r) = std::move(trees);
   if (cuda) {
 #if defined(DYNG_HAVE_CUDA)
-    detail::cuda_rebuild(res, g, r, false);
+    detail::cuda_rebuild(res, g, r);
 #endif
   } else {
     with_weight_type(g.impl(), [&](auto w) { rebuild<decltype(w)>(res, g, r); });
@@ -495,32 +515,34 @@ void result::apply_changes(resources const& res, graph const& g)
     for_each_tree(res, trees_.size(), [&](std::size_t i, resources const& r) { trees_[i].apply_changes(r, g); });
     trees_written_on(res, trees_);
   }
+  // An automatic update rebuilds when most parent tuples changed: the incremental path then
+  // derives and commits a batch about the size of the combined graph (docs/adr/0005, addendum).
+  std::int64_t changed = 0;  // counted for every rebuild, for the stats
+  if (params_.combined != combined_update::incremental) {
+#if defined(DYNG_HAVE_CUDA)
+    if (device_) changed = detail::cuda_changed_tuples(res, *this);
+#endif
+    if (!device_) changed = changed_tuples(*this);
+  }
+  bool const rebuilds = params_.combined == combined_update::rebuild ||
+                        (params_.combined == combined_update::automatic &&
+                         100 * changed > automatic_rebuild_percent * g.num_vertices());
 #if defined(DYNG_HAVE_CUDA)
   if (device_) {
-    if (params_.combined == combined_update::rebuild)
-      detail::cuda_rebuild(res, g, *this, true);
+    if (rebuilds)
+      detail::cuda_rebuild(res, g, *this);
     else
       detail::cuda_update_combined(res, g, *this);
   }
 #endif
   if (!device_) with_weight_type(g.impl(), [&](auto w) {
     using W = decltype(w);
-    if (params_.combined == combined_update::rebuild) {
-      // The parent tuples are recounted for the stats only.
-      std::int64_t changed = 0;
-      auto const k = trees_.size();
-      for (std::size_t v = 0; v < tuple_.size() / std::max<std::size_t>(k, 1); ++v)
-        for (std::size_t i = 0; i < k; ++i)
-          if (tuple_[v * k + i] != trees_[i].parents()[v]) {
-            ++changed;
-            break;
-          }
+    if (rebuilds)
       rebuild<W>(res, g, *this);
-      stats_.parent_changes = changed;
-    } else {
+    else
       update_combined<W>(res, g, *this);
-    }
   });
+  if (rebuilds) stats_.parent_changes = changed;
   if (auto* prof = res.profiler()) {
     prof->count("mosp.parent_changes", stats_.parent_changes);
     prof->count("mosp.combined_changes", stats_.combined_changes);

@@ -66,7 +66,9 @@ struct mosp_cuda_family {
     EXPECT_LE(s.parent_changes, g.num_vertices());
     EXPECT_GE(s.combined_changes, 0);
     EXPECT_EQ(s.cost_updates, g.num_vertices());  // the device recomputes every cost (pointer jumping)
-    EXPECT_EQ(s.rebuilt, Mode == mosp::combined_update::rebuild);
+    // automatic: a rebuild when more than 30% of the parent tuples changed (mosp.hpp)
+    EXPECT_EQ(s.rebuilt, Mode == mosp::combined_update::rebuild ||
+                             (Mode == mosp::combined_update::automatic && 10 * s.parent_changes > 3 * g.num_vertices()));
   }
 };
 
@@ -74,7 +76,8 @@ struct mosp_cuda_family {
 
 namespace dyng::test {
 using MospCudaFamilies = ::testing::Types<mosp_cuda_family<mosp::combined_update::incremental>,
-                                          mosp_cuda_family<mosp::combined_update::rebuild>>;
+                                          mosp_cuda_family<mosp::combined_update::rebuild>,
+                                          mosp_cuda_family<mosp::combined_update::automatic>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(MospCuda, Conformance, MospCudaFamilies);
 }  // namespace dyng::test
 

@@ -52,9 +52,11 @@ namespace detail {
 struct device_state;  // a CUDA result's device arrays (src/mosp/cuda)
 }
 
-/// How an update brings the combined graph and its tree up to date.
+/// How an update brings the combined graph and its tree up to date. The results are the same
+/// whichever runs; `stats::rebuilt` says which did.
 enum class combined_update {
-  incremental,  ///< a derived batch on the combined graph, its tree updated by sssp (default)
+  automatic,    ///< incremental, or a rebuild when more than 30% of the parent tuples changed (default)
+  incremental,  ///< a derived batch on the combined graph, its tree updated by sssp
   rebuild,      ///< rebuild the combined graph and recompute its tree (the original's way)
 };
 
@@ -66,7 +68,7 @@ struct params {
   std::vector<std::int64_t> pref = {};
   /// How the per-objective trees and the MOSP tree update (see sssp::strategy).
   sssp::strategy strategy = sssp::strategy::automatic;
-  mosp::combined_update combined = mosp::combined_update::incremental;
+  mosp::combined_update combined = mosp::combined_update::automatic;
   /// The sssp engine of the K trees and the combined tree, pinned by id (`sssp::engines(res)`);
   /// empty: sssp's ranking. Fixed at compute, like the source.
   std::string engine = {};

@@ -449,7 +449,21 @@ void cuda_check_support(graph const& g, std::int64_t lcm, std::span<std::int64_t
                         "preferences or a CPU backend");
 }
 
-void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_changes)
+std::int64_t cuda_changed_tuples(resources const& res, result& r)
+{
+  dd::device_guard guard(res);
+  auto const& d = *access::device(r);
+  auto* par = gather_parents(res, r);
+  auto* changed = scratch<unsigned long long>(res, "mosp.cuda.changed", 1);
+  DYNG_CUDA_TRY(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), dd::stream_of(res)));
+  dd::launch_strided(res, d.n, count_tuple_changes, static_cast<vertex_t const*>(d.tuple.data()),
+                     static_cast<vertex_t const*>(par), d.n, d.k, changed);
+  auto* seen = to_pinned(res, "mosp.cuda.changed", changed, 1);
+  dd::synchronize(res);
+  return static_cast<std::int64_t>(*seen);
+}
+
+void cuda_rebuild(resources const& res, graph const& g, result& r)
 {
   dd::device_guard guard(res);
   auto const s = dd::stream_of(res);
@@ -480,15 +494,6 @@ void cuda_rebuild(resources const& res, graph const& g, result& r, bool count_ch
   {
     scoped_stage stage(res.profiler(), "mosp.combined");
     auto* par = gather_parents(res, r);
-    if (count_changes) {
-      auto* changed = scratch<unsigned long long>(res, "mosp.cuda.changed", 1);
-      DYNG_CUDA_TRY(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), s));
-      dd::launch_strided(res, n, count_tuple_changes, static_cast<vertex_t const*>(d.tuple.data()),
-                         static_cast<vertex_t const*>(par), n, k, changed);
-      auto* seen = to_pinned(res, "mosp.cuda.changed", changed, 1);
-      dd::synchronize(res);
-      st.parent_changes = static_cast<std::int64_t>(*seen);
-    }
     auto* count = scratch<edge_t>(res, "mosp.cuda.count", nn + 1);
     auto* offset = scratch<edge_t>(res, "mosp.cuda.offset", nn + 1);
     dd::launch_strided(res, static_cast<std::int64_t>(n) + 1, store_tuples, static_cast<vertex_t const*>(par), n, k,
