@@ -515,9 +515,9 @@ void result::apply_changes(resources const& res, graph const& g)
     for_each_tree(res, trees_.size(), [&](std::size_t i, resources const& r) { trees_[i].apply_changes(r, g); });
     trees_written_on(res, trees_);
   }
-  // An automatic update rebuilds when most parent tuples changed: the incremental path then
-  // derives and commits a batch about the size of the combined graph (docs/adr/0005, addendum).
-  std::int64_t changed = 0;  // counted for every rebuild, for the stats
+  // An automatic update rebuilds when many parent tuples changed (automatic_rebuild_percent): the
+  // incremental path would derive and commit a batch about the size of the combined graph.
+  std::int64_t changed = 0;  // counted before every rebuild, for the stats
   if (params_.combined != combined_update::incremental) {
 #if defined(DYNG_HAVE_CUDA)
     if (device_) changed = detail::cuda_changed_tuples(res, *this);

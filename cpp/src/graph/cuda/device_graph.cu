@@ -1022,6 +1022,8 @@ graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64
                              vertex_t const* dst, std::int32_t const* weights)
 {
   DYNG_EXPECTS(res.backend() == backend::cuda, "device_graph_from_arcs: the arcs are in device memory; pass CUDA resources");
+  DYNG_EXPECTS(m >= 0 && m < (std::int64_t{1} << 32), "device_graph_from_arcs: " + std::to_string(m) +
+                                                          " arcs; the build indexes them with 32 bits");
   device_guard guard(res);
   auto impl = std::make_unique<graph_impl>();
   impl->id = next_graph_id();
