@@ -171,9 +171,10 @@ std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_
     return impl;
 }
 
+/// graph::from_edges's checks of its input, before any build.
 template <class W>
-std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
-                       std::span<W const> weights, graph_options const& opts)
+void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst, std::span<W const> weights,
+                 graph_options const& opts)
 {
   char const* fn = "graph::from_edges";
   check_options<W>(fn, opts);
@@ -184,7 +185,6 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   DYNG_EXPECTS(src.size() == dst.size(), std::string(fn) + ": " + std::to_string(src.size()) + " sources but " +
                                              std::to_string(dst.size()) + " targets; pass one of each per edge");
   std::size_t const m = src.size();
-  std::size_t const k = static_cast<std::size_t>(opts.k);
   for (std::size_t e = 0; e < m; ++e) {
     for (vertex_t x : {src[e], dst[e]})
       DYNG_EXPECTS(x >= 0 && x < n, std::string(fn) + ": edge " + std::to_string(e) + " " + edge_str(src[e], dst[e]) +
@@ -192,7 +192,16 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
                                         "); ids are 0-based");
   }
   check_weights<W>(fn, "edge", m, weights, opts.k, [&](std::size_t e) { return std::pair{src[e], dst[e]}; });
+}
 
+/// The host build of checked edges.
+template <class W>
+std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
+                       std::span<W const> weights, graph_options const& opts)
+{
+  char const* fn = "graph::from_edges";
+  std::size_t const m = src.size();
+  std::size_t const k = static_cast<std::size_t>(opts.k);
   // Arcs: the edge itself, and on an undirected graph its reverse (a self-loop is one arc).
   std::size_t const nn = idx(n);
   std::vector<std::size_t> arc_edge;  // input edge of each arc
@@ -297,16 +306,34 @@ std::unique_ptr<detail::graph_impl> place(resources const& res, std::unique_ptr<
 
 }  // namespace
 
+namespace {
+/// Checked, then built where the resources place the graph: a CUDA graph on the device
+/// (docs/adr/0009: the host build took ~0.4 s for NE's 3.9 M arcs, most of a load).
+template <class W>
+std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_t n, std::span<vertex_t const> src,
+                                                   std::span<vertex_t const> dst, std::span<W const> weights,
+                                                   graph_options const& opts)
+{
+  check_edges<W>(n, src, dst, weights, opts);
+#if defined(DYNG_HAVE_CUDA)
+  if (res.backend() == backend::cuda) return detail::device_from_edges(res, n, src, dst, weights, opts);
+#else
+  (void)res;
+#endif
+  return build_from_edges<W>(n, src, dst, weights, opts);
+}
+}  // namespace
+
 graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                         std::span<std::int32_t const> weights, graph_options const& opts)
 {
-  return graph(place(res, build_from_edges<std::int32_t>(n, src, dst, weights, opts)));
+  return graph(edges_to_graph<std::int32_t>(res, n, src, dst, weights, opts));
 }
 
 graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                         std::span<double const> weights, graph_options const& opts)
 {
-  return graph(place(res, build_from_edges<double>(n, src, dst, weights, opts)));
+  return graph(edges_to_graph<double>(res, n, src, dst, weights, opts));
 }
 
 graph graph::from_csr(resources const& res, std::span<edge_t const> offsets, std::span<vertex_t const> targets,

@@ -149,6 +149,14 @@ commit_stats commit_device_rows(resources const& res, graph& g, device_rows cons
 /// the arcs: ids in [0, n), no arc twice, weights (row-major, k per arc) non-negative.
 graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* src,
                              vertex_t const* dst, std::int32_t const* weights);
+/// Defined in CUDA builds only: graph::from_edges with CUDA resources after its checks, built on
+/// the device (the host build's arrays, duplicate policy and refusal wording).
+std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src,
+                                              std::span<vertex_t const> dst, std::span<std::int32_t const> weights,
+                                              graph_options const& opts);
+std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src,
+                                              std::span<vertex_t const> dst, std::span<double const> weights,
+                                              graph_options const& opts);
 
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;

@@ -229,23 +229,121 @@ TEST_F(SsspCuda, DeviceRegrowEmptiesEveryFreeSlot)
   }
 }
 
+// ---- graphs built on the device: the host build's arrays, array for array -------------------
+
+/// One direction's arrays (begin, degree, target, weight, capacity), from the device or the host.
+template <class W>
+auto arrays_of(detail::device_adjacency<W> const& a, int k)
+{
+  std::vector<edge_t> begin(a.begin.size()), degree(a.degree.size());
+  std::vector<vertex_t> target(a.target.size());
+  std::vector<W> weight(a.target.size() * static_cast<std::size_t>(k));
+  auto const get = [](auto& to, auto const& from) {
+    if (!to.empty()) EXPECT_EQ(cudaMemcpy(to.data(), from.data(), to.size() * sizeof(to[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+  };
+  get(begin, a.begin), get(degree, a.degree), get(target, a.target), get(weight, a.weight);
+  return std::tuple{begin, degree, target, weight, a.capacity};
+}
+template <class W>
+auto arrays_of(detail::adjacency<W> const& a, int)
+{
+  return std::tuple{a.begin, a.degree, a.target, a.weight, a.capacity()};
+}
+
+/// A device graph's stores against a host graph's: both directions, every array.
+template <class W>
+void expect_same_arrays(graph const& device, graph const& host, std::string const& where)
+{
+  ASSERT_NE(device.impl().device, nullptr) << where;
+  auto const& d = std::get<detail::device_graph_store<W>>(device.impl().device->s);
+  auto const& h = std::get<detail::graph_store<W>>(host.impl().store);
+  int const k = host.k();
+  EXPECT_EQ(device.num_edges(), host.num_edges()) << where;
+  EXPECT_EQ(device.k(), k) << where;
+  EXPECT_EQ(device.directed(), host.directed()) << where;
+  EXPECT_EQ(arrays_of(d.out, k), arrays_of(h.out, k)) << where << ", out-rows";
+  EXPECT_EQ(d.in.begin.size(), h.in.begin.size()) << where << ", in-rows (none when undirected)";
+  if (host.directed()) EXPECT_EQ(arrays_of(d.in, k), arrays_of(h.in, k)) << where << ", in-rows";
+}
+
+// graph::from_edges with CUDA resources builds on the device: the host build's arrays for every
+// option (directed or not, each duplicate policy, int32 and float64, one or three columns,
+// weights given or not), with self-loops and parallel edges; refusals worded as the host's.
+TEST_F(SsspCuda, DeviceFromEdgesEqualsTheHostBuild)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  std::uint64_t x = 99;
+  auto const next = [&] { return x = x * 6364136223846793005ull + 1442695040888963407ull, static_cast<std::uint32_t>(x >> 33); };
+  for (vertex_t n : {0, 1, 9, 300}) {
+    for (bool directed : {true, false}) {
+      for (auto policy : {duplicate_edges::min_weight, duplicate_edges::keep, duplicate_edges::error}) {
+        for (int k : {1, 3}) {
+          std::vector<vertex_t> src, dst;
+          std::set<std::pair<vertex_t, vertex_t>> seen;
+          std::size_t const edges = n == 0 ? 0 : static_cast<std::size_t>(n) * 3;
+          for (std::size_t e = 0; e < edges; ++e) {
+            // vertex 1 gets a long row; about one edge in eight repeats an earlier one
+            auto u = e % 4 == 0 && n > 1 ? vertex_t{1} : static_cast<vertex_t>(next() % static_cast<std::uint32_t>(n));
+            auto v = static_cast<vertex_t>(next() % static_cast<std::uint32_t>(n));
+            if (e % 8 == 7 && !src.empty()) {  // an earlier edge again, as it was or reversed
+              auto const j = next() % src.size();
+              u = e % 16 == 7 ? src[j] : dst[j];
+              v = e % 16 == 7 ? dst[j] : src[j];
+            }
+            auto const a = directed ? std::pair{u, v} : std::pair{std::min(u, v), std::max(u, v)};
+            if (policy == duplicate_edges::error && !seen.insert(a).second) continue;
+            src.push_back(u), dst.push_back(v);
+          }
+          std::vector<std::int32_t> wi;
+          std::vector<double> wd;
+          for (std::size_t i = 0; i < src.size() * static_cast<std::size_t>(k); ++i)
+            wi.push_back(static_cast<std::int32_t>(next() % 20)), wd.push_back(static_cast<double>(next() % 20) / 4.0);
+          graph_options const oi{.directed = directed, .k = k, .duplicates = policy};
+          graph_options od = oi;
+          od.weight_type = weight_type::float64;
+          std::string const where = "n " + std::to_string(n) + (directed ? " directed" : " undirected") + " policy " +
+                                    std::to_string(static_cast<int>(policy)) + " k " + std::to_string(k);
+          expect_same_arrays<std::int32_t>(graph::from_edges(gpu, n, src, dst, wi, oi), graph::from_edges(cpu, n, src, dst, wi, oi),
+                                           where + " int32");
+          expect_same_arrays<double>(graph::from_edges(gpu, n, src, dst, wd, od), graph::from_edges(cpu, n, src, dst, wd, od),
+                                     where + " float64");
+          expect_same_arrays<std::int32_t>(graph::from_edges(gpu, n, src, dst, std::span<std::int32_t const>{}, oi),
+                                           graph::from_edges(cpu, n, src, dst, std::span<std::int32_t const>{}, oi),
+                                           where + " no weights");
+          if (HasFailure()) return;
+        }
+      }
+    }
+  }
+  // A repeated arc under duplicate_edges::error: the host's message, nothing built.
+  auto const refusal = [](resources const& res, std::vector<vertex_t> const& src, std::vector<vertex_t> const& dst, bool directed) {
+    try {
+      (void)graph::from_edges(res, 6, src, dst, std::span<std::int32_t const>{},
+                              {.directed = directed, .duplicates = duplicate_edges::error});
+    } catch (invalid_argument const& e) {
+      std::string const m = e.what();
+      return m.substr(0, m.rfind(" ["));  // without the "[file:line]" of the throw
+    }
+    return std::string("no error");
+  };
+  for (bool directed : {true, false})
+    for (auto const& [src, dst] : {std::pair{std::vector<vertex_t>{0, 4, 2, 4, 3}, std::vector<vertex_t>{1, 5, 3, 5, 2}},
+                                   std::pair{std::vector<vertex_t>{5, 1, 3, 5}, std::vector<vertex_t>{5, 2, 3, 5}}}) {
+      auto const want = refusal(cpu, src, dst, directed);
+      EXPECT_NE(want, "no error");
+      EXPECT_EQ(refusal(gpu, src, dst, directed), want);
+    }
+}
+
 // A graph built from arcs in device memory (mosp's combined graph) is the graph from_edges builds
-// from the same arcs: both directions' rows, order, slack and free slots, array for array; it then
-// commits and computes like it. Rows empty, short and longer than a warp; no arcs; no vertices.
+// from the same arcs on the host; it then commits and computes like it. Rows empty, short and
+// longer than a warp; no arcs; no vertices.
 TEST_F(SsspCuda, DeviceBuiltGraphEqualsTheHostBuild)
 {
+  auto const cpu = resources::sequential();
   auto const gpu = resources::cuda(0);
   int const k = 3;
-  auto const arrays = [](detail::device_adjacency<std::int32_t> const& a, int columns) {
-    std::vector<edge_t> begin(a.begin.size()), degree(a.degree.size());
-    std::vector<vertex_t> target(a.target.size());
-    std::vector<std::int32_t> weight(a.target.size() * static_cast<std::size_t>(columns));
-    auto const get = [](auto& to, auto const& from) {
-      if (!to.empty()) EXPECT_EQ(cudaMemcpy(to.data(), from.data(), to.size() * sizeof(to[0]), cudaMemcpyDeviceToHost), cudaSuccess);
-    };
-    get(begin, a.begin), get(degree, a.degree), get(target, a.target), get(weight, a.weight);
-    return std::tuple{begin, degree, target, weight, a.capacity};
-  };
   for (vertex_t n : {0, 1, 7, 300}) {
     for (int shape = 0; shape < 3; ++shape) {
       std::vector<vertex_t> src, dst;
@@ -275,26 +373,19 @@ TEST_F(SsspCuda, DeviceBuiltGraphEqualsTheHostBuild)
         ASSERT_EQ(cudaMemcpy(d_w, w.data(), w.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice), cudaSuccess);
       }
       auto built = detail::device_graph_from_arcs(gpu, n, k, static_cast<std::int64_t>(m), d_src, d_dst, d_w);
-      auto host_built = graph::from_edges(gpu, n, src, dst, w,
-                                          {.directed = true, .k = k, .duplicates = duplicate_edges::error});
+      graph_options const opts{.directed = true, .k = k, .duplicates = duplicate_edges::error};
       std::string const where = "n " + std::to_string(n) + ", shape " + std::to_string(shape) + ", " + std::to_string(m) + " arcs";
-      EXPECT_EQ(built.num_vertices(), n) << where;
-      EXPECT_EQ(built.num_edges(), host_built.num_edges()) << where;
-      EXPECT_EQ(built.k(), k) << where;
-      EXPECT_TRUE(built.directed()) << where;
-      auto const& a = std::get<detail::device_graph_store<std::int32_t>>(built.impl().device->s);
-      auto const& b = std::get<detail::device_graph_store<std::int32_t>>(host_built.impl().device->s);
-      EXPECT_EQ(arrays(a.out, k), arrays(b.out, k)) << where << ", out-rows";
-      EXPECT_EQ(arrays(a.in, k), arrays(b.in, k)) << where << ", in-rows";
+      expect_same_arrays<std::int32_t>(built, graph::from_edges(cpu, n, src, dst, w, opts), where);
       ASSERT_EQ(cudaFree(d_src), cudaSuccess);
       ASSERT_EQ(cudaFree(d_dst), cudaSuccess);
       ASSERT_EQ(cudaFree(d_w), cudaSuccess);
       if (n < 7 || m == 0) continue;
+      auto host_built = graph::from_edges(cpu, n, src, dst, w, opts);
       batch change(k);
       change.erase(src[0], dst[0]).insert(0, n - 1, std::vector<double>{1.0, 2.0, 3.0});
       if (!host_built.has_edge(0, n - 1)) {
         built.commit(gpu, change);
-        host_built.commit(gpu, change);
+        host_built.commit(cpu, change);
       }
       EXPECT_EQ(built.to_csr().targets, host_built.to_csr().targets) << where;
       EXPECT_EQ(built.to_csr().weights, host_built.to_csr().weights) << where;
