@@ -329,6 +329,30 @@ __global__ void copy_rows(device_adjacency_view<W> from, edge_t const* new_begin
       });
 }
 
+/// Rows of the given capacities (n + 1 of them, the last 0): their starts, by a scan, and arrays
+/// in which every slot is free; `degree` is left to the caller. Free slots hold no arc and weight
+/// 0, as on the host: a reduction over a column (the sssp engines' weight bound) must not read
+/// garbage. One host read: the total capacity.
+template <class W>
+device_adjacency<W> free_rows(resources const& res, std::string const& scan_slot, device_buffer<edge_t> const& capacity,
+                              vertex_t n, int k)
+{
+  auto const s = stream_of(res);
+  auto const nn = static_cast<std::size_t>(n);
+  device_adjacency<W> rows;
+  rows.begin = device_buffer<edge_t>(res, nn + 1);
+  cub_call(res, scan_slot, [&](void* tmp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(tmp, bytes, capacity.data(), rows.begin.data(), static_cast<std::int64_t>(nn + 1), s);
+  });
+  DYNG_CUDA_TRY(cudaMemcpyAsync(&rows.capacity, rows.begin.data() + nn, sizeof(edge_t), cudaMemcpyDeviceToHost, s));
+  synchronize(res);
+  rows.target = device_buffer<vertex_t>(res, static_cast<std::size_t>(rows.capacity));
+  rows.weight = device_buffer<W>(res, static_cast<std::size_t>(rows.capacity) * static_cast<std::size_t>(k));
+  DYNG_CUDA_TRY(cudaMemsetAsync(rows.target.data(), 0xff, rows.target.size() * sizeof(vertex_t), s));
+  DYNG_CUDA_TRY(cudaMemsetAsync(rows.weight.data(), 0, rows.weight.size() * sizeof(W), s));
+  return rows;
+}
+
 // ---- building a graph on the device -----------------------------------------------------
 // graph::from_edges with CUDA resources, and mosp's combined graph from arcs already in device
 // memory, get the host build's layout (graph.cpp) array for array: rows sorted by neighbour, a
@@ -525,27 +549,15 @@ device_adjacency<W> lay_out(resources const& res, vertex_t n, int k, sorted_arcs
   launch_strided(res, a.count, build_rows, static_cast<std::uint64_t const*>(a.keys.data()),
                  static_cast<std::uint32_t const*>(a.head.data()), static_cast<std::uint32_t const*>(a.rank.data()), a.count,
                  n, per_row.data(), first_rank.data());
-  device_adjacency<W> adj;
-  adj.degree = device_buffer<edge_t>(res, nn);
-  adj.begin = device_buffer<edge_t>(res, nn + 1);
-  device_buffer<edge_t> capacity(res, nn + 1);
+  device_buffer<edge_t> degree(res, nn), capacity(res, nn + 1);
   launch_strided(res, static_cast<std::int64_t>(n) + 1, build_capacities, static_cast<std::uint32_t const*>(per_row.data()),
-                 n, adj.degree.data(), capacity.data());
-  cub_call(res, "graph.build.scan", [&](void* tmp, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(tmp, bytes, capacity.data(), adj.begin.data(), static_cast<std::int64_t>(nn + 1), s);
-  });
-  edge_t total = 0;
-  DYNG_CUDA_TRY(cudaMemcpyAsync(&total, adj.begin.data() + nn, sizeof(edge_t), cudaMemcpyDeviceToHost, s));
-  synchronize(res);
-  adj.capacity = total;
-  adj.target = device_buffer<vertex_t>(res, static_cast<std::size_t>(total));
-  adj.weight = device_buffer<W>(res, static_cast<std::size_t>(total) * static_cast<std::size_t>(k));
-  DYNG_CUDA_TRY(cudaMemsetAsync(adj.target.data(), 0xff, adj.target.size() * sizeof(vertex_t), s));
-  DYNG_CUDA_TRY(cudaMemsetAsync(adj.weight.data(), 0, adj.weight.size() * sizeof(W), s));
+                 n, degree.data(), capacity.data());
+  auto adj = free_rows<W>(res, "graph.build.scan", capacity, n, k);
+  adj.degree = std::move(degree);
   launch_strided(res, a.count, build_place<W>, static_cast<std::uint64_t const*>(a.keys.data()),
                  static_cast<std::uint32_t const*>(a.head.data()), static_cast<std::uint32_t const*>(a.rank.data()), a.count,
                  n, static_cast<std::uint32_t const*>(first_rank.data()), static_cast<edge_t const*>(adj.begin.data()), ws, k,
-                 total, adj.target.data(), adj.weight.data(), merged_out);
+                 adj.capacity, adj.target.data(), adj.weight.data(), merged_out);
   return adj;
 }
 
@@ -609,7 +621,7 @@ std::pair<device_graph_store<W>, edge_t> build_store(resources const& res, verte
     }
     back.head = device_buffer<std::uint32_t>(res, count);
     launch_strided(res, slots, build_heads, static_cast<std::uint64_t const*>(back.keys.data()), slots, n, true, false,
-                   back.head.data(), first_repeat);
+                   back.head.data(), static_cast<unsigned long long*>(nullptr));
     rank_kept(res, back);
     weight_source<W> const by_rank{in, nullptr, nullptr, 0, false, merged.data(), back.origin.data()};
     d.in = lay_out(res, n, in.k, back, by_rank, static_cast<W*>(nullptr));
@@ -971,25 +983,13 @@ void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, 
   launch_strided(res, n, new_capacities, static_cast<edge_t const*>(adj.degree.data()),
                  static_cast<std::uint32_t const*>(p.removed_in_row), static_cast<std::uint32_t const*>(p.appended_in_row),
                  n, burst, capacity.data());
-  device_buffer<edge_t> begin(res, nn + 1);
-  cub_call(res, p.tag + ".scan", [&](void* tmp, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(tmp, bytes, capacity.data(), begin.data(), static_cast<std::int64_t>(nn + 1), s);
-  });
-  edge_t total = 0;
-  DYNG_CUDA_TRY(cudaMemcpyAsync(&total, begin.data() + nn, sizeof(edge_t), cudaMemcpyDeviceToHost, s));
-  synchronize(res);
-  device_buffer<vertex_t> target(res, static_cast<std::size_t>(total));
-  device_buffer<W> weight(res, static_cast<std::size_t>(total) * static_cast<std::size_t>(k));
-  // Free slots hold no arc and weight 0, as on the host: a reduction over a column (the sssp
-  // engines' weight bound) must not read garbage.
-  DYNG_CUDA_TRY(cudaMemsetAsync(target.data(), 0xff, target.size() * sizeof(vertex_t), s));
-  DYNG_CUDA_TRY(cudaMemsetAsync(weight.data(), 0, weight.size() * sizeof(W), s));
-  launch_strided(res, n, copy_rows<W>, adj.view(), static_cast<edge_t const*>(begin.data()), total, target.data(),
-                 weight.data(), n, k);
-  adj.begin = std::move(begin);
-  adj.target = std::move(target);
-  adj.weight = std::move(weight);
-  adj.capacity = total;
+  auto rows = free_rows<W>(res, p.tag + ".scan", capacity, n, k);
+  launch_strided(res, n, copy_rows<W>, adj.view(), static_cast<edge_t const*>(rows.begin.data()), rows.capacity,
+                 rows.target.data(), rows.weight.data(), n, k);
+  adj.begin = std::move(rows.begin);
+  adj.target = std::move(rows.target);
+  adj.weight = std::move(rows.weight);
+  adj.capacity = rows.capacity;
 }
 
 template <class W>
