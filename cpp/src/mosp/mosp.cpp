@@ -243,10 +243,12 @@ std::int64_t changed_tuples(result& r)
   auto const& trees = access::trees(r);
   auto const& tuple = access::tuple(r);
   auto const k = trees.size();
+  std::vector<std::span<vertex_t const>> par;
+  for (auto const& t : trees) par.push_back(t.parents());
   std::int64_t changed = 0;
   for (std::size_t v = 0; v < tuple.size() / std::max<std::size_t>(k, 1); ++v)
     for (std::size_t i = 0; i < k; ++i)
-      if (tuple[v * k + i] != trees[i].parents()[v]) {
+      if (tuple[v * k + i] != par[i][v]) {
         ++changed;
         break;
       }
