@@ -14,6 +14,8 @@
 //   keys) until its frontier is empty or `K` steps have run; heads in other parts take the global
 //   key and wait in their part's inbox for the next grid round. "local steps" is the critical
 //   path: per grid round, the most steps any part ran.
+// Always: the deepest chain of the new tree below the vertices whose start key is final, in arcs and
+//   in arcs that are not intact old tree arcs (a lower bound for engines whose shortcut is moving subtrees).
 // shift: before rounds 0, `every`, 2 `every`, ..., a pass gives each vertex v the key
 //   old[v] - D[v], D[v] the largest old[a] - key[a] over a and its ancestors along intact old tree
 //   arcs (a real path: a's new key plus the old tree path from a to v). A pass on the device would
@@ -301,6 +303,34 @@ int main(int argc, char** argv)
     }
     std::printf("%s batch %d: invalidated %zu, first frontier %zu | rounds %ld, relaxations %ld\n", bfs ? "bfs" : "file", i,
                 invalidated, frontier.size(), bf.grid_rounds, bf.relaxations);
+    {
+      // The chain's depth on the new tree, from the last vertex whose start key is already final:
+      // in arcs (what plain rounds need) and in arcs that are not intact old tree arcs (what any
+      // engine needs whose only shortcut is moving old subtrees by their top's change).
+      auto const new_parent = recomputed.parents();
+      std::vector<std::vector<vertex_t>> new_children(idx(n));
+      for (vertex_t v = 0; v < n; ++v)
+        if (new_parent[idx(v)] != no_vertex) new_children[idx(new_parent[idx(v)])].push_back(v);
+      std::vector<char> cut_head(idx(n), 0);
+      for (auto [u, v] : cut) cut_head[idx(v)] = 1;
+      std::vector<long> arcs(idx(n), 0), fresh(idx(n), 0);
+      long deepest = 0, most_fresh = 0;
+      std::vector<vertex_t> order_new{0};
+      for (std::size_t t = 0; t < order_new.size(); ++t) {
+        auto const x = order_new[t];
+        for (auto y : new_children[idx(x)]) {
+          order_new.push_back(y);
+          if (key[idx(y)] == truth[idx(y)]) continue;
+          bool const intact = parent[idx(y)] == x && !cut_head[idx(y)];
+          arcs[idx(y)] = arcs[idx(x)] + 1;
+          fresh[idx(y)] = fresh[idx(x)] + (intact ? 0 : 1);
+          deepest = std::max(deepest, arcs[idx(y)]);
+          most_fresh = std::max(most_fresh, fresh[idx(y)]);
+        }
+      }
+      std::printf("  new tree below final keys: deepest chain %ld arcs, %ld of them not intact old tree arcs\n", deepest,
+                  most_fresh);
+    }
     if (shift) {
       // Intact tree arcs: a deleted tree arc cuts its child's subtree off its parent's segment.
       shift_plan plan{.every = 0,
