@@ -224,6 +224,11 @@ def test_cli_finds_the_wheels_graph(tmp_path: Path) -> None:
     assert p.returncode == 0 and "5 vertices" in p.stdout, p.stdout + p.stderr
 
 
+# NetworkX's own note that it caches converted graphs (these tests set weights before converting).
+_networkx_cache_note = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs are saved to cache:UserWarning")
+
+
+@_networkx_cache_note
 def test_networkx_backend_matches_networkx() -> None:
     for seed in range(5):
         G = nx.gnp_random_graph(40, 0.1, seed=seed, directed=seed % 2 == 0)
@@ -247,6 +252,7 @@ def test_networkx_backend_matches_networkx() -> None:
             nx.single_source_dijkstra_path_length(D, 0, **kwargs), kwargs
 
 
+@_networkx_cache_note
 def test_networkx_backend_paths() -> None:
     # dijkstra_path: a shortest path (ties may pick another than NetworkX's), of NetworkX's length.
     for seed in range(4):

@@ -15,27 +15,19 @@
 //
 // Latency. On road graphs a round holds few vertices and a compute or update takes hundreds to
 // thousands of rounds, so a round's cost is the longest chain of dependent memory round trips in
-// it, not its work (measured on the H200, NE: ~17 us per round before the changes below, ~4 us
-// now). Hence: several threads per frontier vertex (its arcs side by side), a relaxation is one
-// atomicMin (no load of the head's key first: that load was one more round trip on every hop;
-// compute and a one-change update 10-12% faster without it), a claim is one atomic, changed keys
-// are marked with plain stores and listed once at the end. Rounds of large frontiers are bound by
-// atomics on one word instead: appends and counters go through the block (below). The compute,
-// whose large rounds relax the same arcs again and again, runs near-far phases (near_far). On
-// sparse graphs a block carries a small round's improvements up to local_hops hops further with
-// block barriers only (relax_round; not in the operators compute, whose rounds have no near-far
-// order). In the updates a near-far split cut relaxations 20x but took 2-3x the rounds, and
-// splitting only a compute's large rounds was slower too. Block-local steps (small lists run by one
-// block between block barriers) were no faster, and neither was chasing (a thread relaxing the
-// heads it improved itself, depth first, within the round: a third of the rounds, but slower hops
-// and superseded paths), nor relaxing several frontier vertices per thread with their loads and
-// atomics in flight together (the 50K recompute 1.25 -> 1.53-1.63 ms, more registers), nor
-// propagating inside parts whose keys sit in shared memory (one block per SM; the local 10K update
-// 2.4-2.8x slower), nor loading a head's key before its atomicMin in large rounds, nor claiming a
-// frontier vertex in the round that takes it, nor a grid barrier of our own that publishes the next
-// round's count, nor a lane's arcs relaxed several at a time: all slower or equal for every update
-// measured (docs/adr/0009). What shortened the chain is fewer rounds: the updates' ancestor pulls
-// (pull_ancestors) move whole old subtrees by the change of their top's key.
+// it, not its work (NE on the H200: ~17 us per round at first, ~4 us now). Hence: several threads
+// per frontier vertex (its arcs side by side), a relaxation is one atomicMin (no load of the
+// head's key first), a claim is one atomic, changed keys are marked with plain stores and listed
+// once at the end. Rounds of large frontiers are bound by atomics on one word instead: appends and
+// counters go through the block (below). The compute, whose large rounds relax the same arcs
+// again and again, runs near-far phases (near_far). On sparse graphs a block carries a small
+// round's improvements up to local_hops hops further with block barriers only (relax_round; not
+// in the operators compute, whose rounds have no near-far order). What shortened the chain is
+// fewer rounds: the updates' ancestor pulls (pull_ancestors) move whole old subtrees by the change
+// of their top's key. Everything else tried to make rounds cheaper or fewer (near-far in the
+// updates, block-local steps, chasing, several vertices or arcs per thread in flight, partitions
+// with keys in shared memory, a work queue without barriers, a grid barrier of our own) was slower
+// or equal; docs/adr/0009 has each with its measurements and the latency floor they run into.
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
