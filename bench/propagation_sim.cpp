@@ -22,7 +22,8 @@
 //   be pointer jumping over the tree: about log2 of the deepest intact segment grid rounds. First,
 //   with 0 and 4 local hops (modelled grid-wide), ancestor pulls: every `every` rounds each vertex
 //   takes the key of its ancestor `jump` intact arcs up plus the old difference (the engines'
-//   pull_ancestors, one pass each).
+//   pull_ancestors, one pass each), and from two ancestors a pass (16 and 64, 256 or 1,024 up); then
+//   the shift passes, with 0 and 4 local hops.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -89,6 +90,7 @@ struct shift_plan {
   long passes = 0;
   long moved = 0;                    // keys a pass lowered
   std::vector<vertex_t> anc;         // with a jump: the ancestor `jump` intact arcs up (or the segment's top), else empty
+  std::vector<vertex_t> anc2;        // optional: a second, further ancestor pulled from in the same pass
 };
 
 /// Synchronous Bellman-Ford rounds from `frontier` (today's engines: one grid round each), with
@@ -121,13 +123,16 @@ counts rounds(adjacency const& out, std::vector<dist_t> key, std::vector<vertex_
       if (!shift->anc.empty()) {  // every vertex pulls from its ancestor `jump` up, from the keys before the pass
         auto const before = key;
         for (std::size_t v = 0; v < key.size(); ++v) {
-          auto const a = shift->anc[v];
-          if (a == no_vertex || before[idx(a)] == unreached) continue;
-          dist_t const cand = before[idx(a)] + shift->old[v] - shift->old[idx(a)];
-          if (cand < key[v]) {
-            key[v] = cand;
-            ++shift->moved;
-            enlist(static_cast<vertex_t>(v), c.grid_rounds, frontier);
+          for (auto const* anc : {&shift->anc, &shift->anc2}) {
+            if (anc->empty()) continue;
+            auto const a = (*anc)[v];
+            if (a == no_vertex || before[idx(a)] == unreached) continue;
+            dist_t const cand = before[idx(a)] + shift->old[v] - shift->old[idx(a)];
+            if (cand < key[v]) {
+              key[v] = cand;
+              ++shift->moved;
+              enlist(static_cast<vertex_t>(v), c.grid_rounds, frontier);
+            }
           }
         }
       } else {
@@ -337,7 +342,8 @@ int main(int argc, char** argv)
                       .old = {tree.distances<std::int64_t>().begin(), tree.distances<std::int64_t>().end()},
                       .seg_parent = {parent.begin(), parent.end()},
                       .topdown = {0},
-                      .anc = {}};
+                      .anc = {},
+                      .anc2 = {}};
       for (auto [u, v] : cut) plan.seg_parent[idx(v)] = no_vertex;
       for (std::size_t t = 0; t < plan.topdown.size(); ++t)
         for (auto y : children[idx(plan.topdown[t])]) plan.topdown.push_back(y);
@@ -346,17 +352,22 @@ int main(int argc, char** argv)
       for (auto v : plan.topdown)
         if (auto const p = plan.seg_parent[idx(v)]; p != no_vertex) deepest = std::max(deepest, depth[idx(v)] = depth[idx(p)] + 1);
       std::printf("  deepest intact segment %ld\n", deepest);
+      // Each vertex's ancestor `jump` intact arcs up (or its segment's top; no_vertex at a top).
+      auto const up = [&](long jump) {
+        std::vector<vertex_t> anc(idx(n), no_vertex);
+        for (vertex_t v = 0; v < n; ++v) {
+          vertex_t a = v;
+          for (long j = 0; j < jump && plan.seg_parent[idx(a)] != no_vertex; ++j) a = plan.seg_parent[idx(a)];
+          if (a != v) anc[idx(v)] = a;
+        }
+        return anc;
+      };
       for (int hops : {0, 4}) {
         std::vector<dist_t> got;
         auto const base = rounds(out, key, frontier, got, nullptr, hops);
         std::printf("  hops %d: rounds %ld, relaxations %ld\n", hops, base.grid_rounds, base.relaxations);
         for (long jump : {16L, 32L, 64L, 128L}) {
-          plan.anc.assign(idx(n), no_vertex);
-          for (vertex_t v = 0; v < n; ++v) {
-            vertex_t a = v;
-            for (long j = 0; j < jump && plan.seg_parent[idx(a)] != no_vertex; ++j) a = plan.seg_parent[idx(a)];
-            if (a != v) plan.anc[idx(v)] = a;
-          }
+          plan.anc = up(jump);
           for (long every : {4L, 8L, 16L, 32L}) {
             plan.every = every, plan.passes = 0, plan.moved = 0;
             auto const sh = rounds(out, key, frontier, got, &plan, hops);
@@ -370,17 +381,36 @@ int main(int argc, char** argv)
         }
         plan.anc.clear();
       }
-      for (long every : {4L, 8L, 16L, 32L, 64L, 1L << 30}) {  // 1 << 30: one pass, before the first round
-        plan.every = every, plan.passes = 0, plan.moved = 0;
-        std::vector<dist_t> got;
-        auto const sh = rounds(out, key, frontier, got, &plan);
-        if (got != exact) {
-          std::fprintf(stderr, "shift every %ld: keys differ from the rounds' keys\n", every);
-          return 1;
+      // Two ancestors a pass: 16 up and `far` up.
+      plan.anc = up(16);
+      for (long far : {64L, 256L, 1024L}) {
+        plan.anc2 = up(far);
+        for (long every : {8L, 16L}) {
+          plan.every = every, plan.passes = 0, plan.moved = 0;
+          std::vector<dist_t> got;
+          auto const sh = rounds(out, key, frontier, got, &plan, 4);
+          if (got != exact) {
+            std::fprintf(stderr, "two ancestors: keys differ from the rounds' keys\n");
+            return 1;
+          }
+          std::printf("  hops 4, pull from 16 and %ld up every %ld rounds: rounds %ld, passes %ld, keys moved %ld\n", far, every,
+                      sh.grid_rounds, plan.passes, plan.moved);
         }
-        std::printf("  shift every %ld rounds: rounds %ld, passes %ld, keys shifted %ld, relaxations %ld\n", every,
-                    sh.grid_rounds, plan.passes, plan.moved, sh.relaxations);
       }
+      plan.anc.clear();
+      plan.anc2.clear();
+      for (long every : {1L, 2L, 4L, 8L, 16L, 32L, 64L, 1L << 30})  // 1 << 30: one pass, before the first round
+        for (int hops : {0, 4}) {
+          plan.every = every, plan.passes = 0, plan.moved = 0;
+          std::vector<dist_t> got;
+          auto const sh = rounds(out, key, frontier, got, &plan, hops);
+          if (got != exact) {
+            std::fprintf(stderr, "shift every %ld: keys differ from the rounds' keys\n", every);
+            return 1;
+          }
+          std::printf("  hops %d, shift every %ld rounds: rounds %ld, passes %ld, keys shifted %ld, relaxations %ld\n", hops,
+                      every, sh.grid_rounds, plan.passes, plan.moved, sh.relaxations);
+        }
       continue;
     }
     for (long k : {1L, 2L, 4L, 8L, 16L, 32L, std::numeric_limits<long>::max()}) {
