@@ -80,7 +80,7 @@ if step python; then
   ln -s "$PWD"/python/dyng/* "$pkg"/ && cp "$pybuild"/python/_core*.so "$pkg"/ && cp data/rome99.gr.gz "$pkg/data/"
   # test_cuda.py in a process of its own, then the host-memory suites beside it in another.
   for files in test_cuda.py "test_array.py test_sssp.py test_mosp.py test_cycle_count.py test_inputs.py"; do
-    (cd "$pybuild" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg" "$py" -m pytest -q -p no:cacheprovider --tb=short -rfE \
+    (cd "$pybuild" && DYNG_REQUIRE_CUDA=1 PYTHONPATH="$PWD/pkg${PYTHONPATH:+:$PYTHONPATH}" "$py" -m pytest -q -p no:cacheprovider --tb=short -rfE \
        $(for f in $files; do echo "$OLDPWD/python/tests/$f"; done) ${DYNG_GPU_PYTEST_ARGS:-}) >>"$out/pytest-gpu.log" 2>&1 || status=1
   done
   grep -E "passed|failed|FAILED|Fatal" "$out/pytest-gpu.log"

@@ -9,9 +9,10 @@ import dyng
 
 def shortest(n: int) -> list[int]:
     src = np.arange(n - 1, dtype=np.int32)
-    g: dyng.Graph = dyng.Graph(src, src + 1, np.ones(n - 1, dtype=np.int32), n=n)
-    r: dyng.sssp.Result = dyng.sssp.compute(g, 0, resources=dyng.Resources.sequential())
-    stats: dyng.CommitStats = dyng.update(g, dyng.Batch().insert(0, n - 1, 1), results=[r])
+    res: dyng.Resources = dyng.Resources.sequential()  # the graph and every call on it: one placement
+    g: dyng.Graph = dyng.Graph(src, src + 1, np.ones(n - 1, dtype=np.int32), n=n, resources=res)
+    r: dyng.sssp.Result = dyng.sssp.compute(g, 0, resources=res)
+    stats: dyng.CommitStats = dyng.update(g, dyng.Batch().insert(0, n - 1, 1), results=[r], resources=res)
     assert stats.inserted == 1
     d: dyng.Array = r.distances
     out: list[int] = d.tolist()
