@@ -5,26 +5,7 @@
 set -uo pipefail
 dyng=$1
 data=$2/cycle_enum
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passes=0
-check() {  # check NAME COMMAND... : the command must succeed
-  local name=$1; shift
-  if "$@" >"$tmp/out" 2>"$tmp/err"; then passes=$((passes + 1)); else
-    echo "FAIL: $name"; cat "$tmp/out" "$tmp/err" | head -20; failures=$((failures + 1)); fi
-}
-same() {  # same NAME FILE EXPECTED_TEXT
-  if [[ "$(cat "$2")" == "$3" ]]; then passes=$((passes + 1)); else
-    echo "FAIL: $1:"; diff <(printf '%s\n' "$3") "$2" | head; failures=$((failures + 1)); fi
-}
-expect_exit() {  # expect_exit CODE PATTERN ARGS... : dyng exits with CODE and stderr matches PATTERN
-  local code=$1 pattern=$2; shift 2
-  "$dyng" "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -eq $code ]] && grep -qE -- "$pattern" "$tmp/err"; then passes=$((passes + 1)); else
-    echo "FAIL: dyng $* exited $got (want $code), stderr:"; cat "$tmp/err"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # c16: tudataset_A, k = 4, 40 + 40 generated with seed 1 -> 2:60 3:341 4:2228.
 for backend in seq omp; do
@@ -105,5 +86,4 @@ fi
 # A MOSP CSR directory keeps parallel arcs; cycles merge them.
 check "mosp csr" "$dyng" cycles "$data/../mosp_graph_io/r05" -k 3
 
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

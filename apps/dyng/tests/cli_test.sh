@@ -4,26 +4,11 @@
 set -uo pipefail
 dyng=$1
 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passes=0
-check() {  # check NAME COMMAND... : the command must succeed
-  local name=$1; shift
-  if "$@" >"$tmp/out" 2>"$tmp/err"; then passes=$((passes + 1)); else
-    echo "FAIL: $name"; cat "$tmp/out" "$tmp/err" | head -20; failures=$((failures + 1)); fi
-}
-expect_exit() {  # expect_exit CODE PATTERN ARGS... : dyng exits with CODE and stderr matches PATTERN
-  local code=$1 pattern=$2; shift 2
-  "$dyng" "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -eq $code ]] && grep -qE -- "$pattern" "$tmp/err"; then passes=$((passes + 1)); else
-    echo "FAIL: dyng $* exited $got (want $code), stderr:"; cat "$tmp/err"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # The bundled graph, a random batch, verification, both backends.
 check "default graph" "$dyng" sssp --random 200 --verify
-grep -q "verify *ok" "$tmp/out" || { echo "FAIL: no 'verify ok'"; failures=$((failures + 1)); }
+verified "default graph"
 check "openmp" "$dyng" sssp --random 200 --backend omp --threads 2 --verify --repeat 2
 check "local batches" "$dyng" sssp --random 200 --locality 100 --verify
 check "mosp local batch" "$dyng" mosp --random 100 --locality 50 --verify
@@ -166,5 +151,4 @@ check "huge random" timeout 20 "$dyng" sssp "$tmp/ok.gr" --random 1000000000000 
 printf 'p tw 3 2\n1 2\n2 3\n' > "$tmp/tw.gr"
 expect_exit 1 "generated weight columns for .* ask for fewer columns" mosp "$tmp/tw.gr" --weight-columns 2147483647
 
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish
