@@ -34,14 +34,7 @@ fi
 out="$tmp/r05"
 check "sssp r05" "$dyng" sssp "$data/mosp_graph_io/r05" --format csr --backend cuda \
   --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$data/mosp_graph_io/r05/delete.txt" --out "$out"
-for obj in 0 1; do
-  for f in distancesOriginal SSSPTreeOriginal; do
-    check "r05 obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/init/obj$obj/$f.txt"
-  done
-  for f in distancesUpdated SSSPTreeUpdated; do
-    check "r05 obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/updated/obj$obj/$f.txt"
-  done
-done
+r05_same "r05" "$out" init updated
 
 # mosp: a random batch, verified; the fixture's updated trees byte for byte.
 check "mosp" "$dyng" mosp --backend cuda --random 200 --verify
@@ -49,11 +42,7 @@ verified "mosp"
 out="$tmp/mosp-r05"
 check "mosp r05" "$dyng" mosp "$data/mosp_graph_io/r05" --format csr --backend cuda \
   --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$data/mosp_graph_io/r05/delete.txt" --out "$out" --verify
-for obj in 0 1; do
-  for f in distancesUpdated SSSPTreeUpdated; do
-    check "mosp r05 obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/updated/obj$obj/$f.txt"
-  done
-done
+r05_same "mosp r05" "$out" updated
 
 # cycles: the histogram and the listed cycles equal the sequential backend's, byte for byte.
 graph=$data/cycle_enum/parser/tudataset_A.txt

@@ -26,14 +26,7 @@ for backend in seq omp; do
   out="$tmp/r05-$backend"
   check "mosp r05 $backend" "$dyng" sssp "$data/mosp_graph_io/r05" --format csr --backend $backend \
     --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$data/mosp_graph_io/r05/delete.txt" --out "$out"
-  for obj in 0 1; do
-    for f in distancesOriginal SSSPTreeOriginal; do
-      check "r05 $backend obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/init/obj$obj/$f.txt"
-    done
-    for f in distancesUpdated SSSPTreeUpdated; do
-      check "r05 $backend obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/updated/obj$obj/$f.txt"
-    done
-  done
+  r05_same "r05 $backend" "$out" init updated
 done
 
 # A text batch with file ids (DIMACS ids are 1-based).
@@ -108,11 +101,7 @@ for backend in seq omp; do
   out="$tmp/mosp-r05-$backend"
   check "dyng mosp r05 $backend" "$dyng" mosp "$data/mosp_graph_io/r05" --format csr --backend $backend --threads 2 \
     --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$data/mosp_graph_io/r05/delete.txt" --out "$out" --verify
-  for obj in 0 1; do
-    for f in distancesUpdated SSSPTreeUpdated; do
-      check "mosp r05 $backend obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/updated/obj$obj/$f.txt"
-    done
-  done
+  r05_same "mosp r05 $backend" "$out" updated
   for f in distancesCsr SSSPTreeCsr mospCosts; do
     [[ $(wc -l <"$out/combinedGraph/$f.txt") -eq 10 ]] || { echo "FAIL: mosp $backend $f lines"; failures=$((failures + 1)); }
   done

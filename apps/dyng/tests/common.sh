@@ -25,6 +25,18 @@ same() {  # same NAME FILE EXPECTED_TEXT
   if [[ "$(cat "$2")" == "$3" ]]; then passes=$((passes + 1)); else
     echo "FAIL: $1:"; diff <(printf '%s\n' "$3") "$2" | head; failures=$((failures + 1)); fi
 }
+r05_same() {  # r05_same NAME OUT STAGE... : OUT/obj0, obj1 hold the MOSP fixture r05's trees of each
+  local name=$1 out=$2 stage suffix obj f  # stage (init, updated) byte for byte; $data is the test data
+  shift 2
+  for stage in "$@"; do
+    suffix=Original; [[ $stage == updated ]] && suffix=Updated
+    for obj in 0 1; do
+      for f in distances$suffix SSSPTree$suffix; do
+        check "$name obj$obj $f" cmp "$out/obj$obj/$f.txt" "$data/mosp_sssp/r05/$stage/obj$obj/$f.txt"
+      done
+    done
+  done
+}
 finish() {
   echo "$passes passed, $failures failed"
   [[ $failures -eq 0 ]]
