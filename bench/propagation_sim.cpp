@@ -14,8 +14,9 @@
 //   keys) until its frontier is empty or `K` steps have run; heads in other parts take the global
 //   key and wait in their part's inbox for the next grid round. "local steps" is the critical
 //   path: per grid round, the most steps any part ran.
-// Always: the deepest chain of the new tree below the vertices whose start key is final, in arcs and
-//   in arcs that are not intact old tree arcs (a lower bound for engines whose shortcut is moving subtrees).
+// Always: the invalidation walk's levels (how deep, how wide), and the deepest chain of the new
+//   tree below the vertices whose start key is final, in arcs and in arcs that are not intact old
+//   tree arcs (a lower bound for engines whose shortcut is moving subtrees).
 // shift: before rounds 0, `every`, 2 `every`, ..., a pass gives each vertex v the key
 //   old[v] - D[v], D[v] the largest old[a] - key[a] over a and its ancestors along intact old tree
 //   arcs (a real path: a's new key plus the old tree path from a to v). A pass on the device would
@@ -283,6 +284,27 @@ int main(int argc, char** argv)
       }
     }
     auto const invalidated = seeds.size();
+    {
+      // The invalidation walk's levels (the heads of lost tree arcs first, then their children):
+      // how deep and how wide, and the vertices left after 16 levels.
+      std::vector<vertex_t> level;
+      std::vector<char> seen(idx(n), 0);
+      for (auto [u, v] : cut)
+        if (!seen[idx(v)]) seen[idx(v)] = 1, level.push_back(v);
+      std::size_t widest = 0, after16 = 0;
+      long levels = 0;
+      for (; !level.empty(); ++levels) {
+        widest = std::max(widest, level.size());
+        if (levels >= 16) after16 += level.size();
+        std::vector<vertex_t> next;
+        for (auto x : level)
+          for (auto y : children[idx(x)])
+            if (!seen[idx(y)]) seen[idx(y)] = 1, next.push_back(y);
+        level.swap(next);
+      }
+      std::printf("walk: %zu lost tree arcs, %ld levels, widest %zu, %zu vertices below level 16\n", cut.size(), levels,
+                  widest, after16);
+    }
     for (auto v : seeds) key[idx(v)] = unreached;
     for (std::size_t r = 0; r < mine.insertions(); ++r) {
       seeds.push_back(mine.insert_dst()[r]);
