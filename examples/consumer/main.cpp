@@ -1,40 +1,71 @@
 // Uses an installed dyng: an undirected graph with float64 weights, shortest paths on the
 // OpenMP backend when the library has it, one batch of changes, then a check against a
-// recompute from scratch. Exits 0 when the updated result is exact.
+// recompute from scratch; with the CUDA backend in the install and a usable device, the same
+// with int32 weights on the GPU. Exits 0 when every updated result is exact. Without a device
+// the CUDA part is skipped, unless DYNG_REQUIRE_CUDA=1 asks for it.
+#include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
+#include <dyng/core/error.hpp>
 #include <dyng/sssp/sssp.hpp>
+
+namespace {
+
+// A ring 0-1-2-3-4-5-0 plus the chord 0-3; the batch removes the chord and adds 1-4.
+std::vector<dyng::vertex_t> const src{0, 1, 2, 3, 4, 5, 0}, dst{1, 2, 3, 4, 5, 0, 3};
+
+/// Computes, updates and verifies on `res`; returns the updated distance to 3.
+template <class W>
+double run(dyng::resources const& res, std::vector<W> const& w, dyng::weight_type type, W new_weight)
+{
+  dyng::graph_options opts;
+  opts.directed = false;
+  opts.weight_type = type;
+  auto g = dyng::graph::from_edges(res, 6, src, dst, w, opts);
+
+  dyng::sssp::params p;
+  p.source = 0;
+  auto r = dyng::sssp::compute(res, g, p);
+
+  dyng::batch b;
+  b.erase(0, 3).insert(1, 4, new_weight);
+  dyng::update(res, g, b, r);
+
+  if (std::string const mismatch = dyng::sssp::verify(g, r); !mismatch.empty()) throw std::runtime_error("verify: " + mismatch);
+  return std::visit([](auto const& dist) { return static_cast<double>(dist[3]); }, r.distance_data());
+}
+
+bool cuda_required()
+{
+  char const* v = std::getenv("DYNG_REQUIRE_CUDA");
+  return v != nullptr && std::string_view(v) == "1";
+}
+
+}  // namespace
 
 int main()
 {
   try {
-    auto res = dyng::openmp_available() ? dyng::resources::openmp(2) : dyng::resources::sequential();
+    auto const cpu = dyng::openmp_available() ? dyng::resources::openmp(2) : dyng::resources::sequential();
+    double const d = run<double>(cpu, {1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 2.0}, dyng::weight_type::float64, 0.25);
+    std::cout << "backend " << dyng::to_string(cpu.backend()) << ", dist(3) = " << d << '\n';  // 0-1-4-3: 3.25
 
-    // A ring 0-1-2-3-4-5-0 with weight 1.5 per edge, plus the chord 0-3 (2.0).
-    std::vector<dyng::vertex_t> src{0, 1, 2, 3, 4, 5, 0}, dst{1, 2, 3, 4, 5, 0, 3};
-    std::vector<double> w{1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 2.0};
-    dyng::graph_options opts;
-    opts.directed = false;
-    opts.weight_type = dyng::weight_type::float64;
-    auto g = dyng::graph::from_edges(res, 6, src, dst, w, opts);
-
-    dyng::sssp::params p;
-    p.source = 0;
-    auto r = dyng::sssp::compute(res, g, p);
-
-    dyng::batch b;
-    b.erase(0, 3).insert(1, 4, 0.25);  // 0-1-4: 1.75, then 4-3: 3.25
-    dyng::update(res, g, b, r);
-
-    std::cout << "backend " << dyng::to_string(res.backend()) << ", dist(3) = "
-              << r.distances<double>()[3] << '\n';
-    std::string const mismatch = dyng::sssp::verify(g, r);
-    if (!mismatch.empty()) {
-      std::cerr << "verify: " << mismatch << '\n';
-      return 1;
+    if (dyng::cuda_available()) {
+      try {
+        auto const gpu = dyng::resources::cuda(0);
+        double const dg = run<std::int32_t>(gpu, {3, 3, 3, 3, 3, 3, 4}, dyng::weight_type::int32, 1);
+        std::cout << "backend " << dyng::to_string(gpu.backend()) << ", dist(3) = " << dg << '\n';  // 0-1-4-3: 7
+      } catch (dyng::cuda_error const& e) {
+        if (cuda_required()) throw;
+        std::cout << "cuda: skipped, no usable device (" << e.what() << ")\n";
+      }
     }
     return 0;
   } catch (std::exception const& e) {
