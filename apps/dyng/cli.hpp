@@ -99,6 +99,8 @@ std::string cuda_engine_id(std::string const& choice, resources const& res);
 vertex_t source_vertex(io::graph_file const& gf, std::int64_t source_id);
 /// The backend in words: "openmp (16 threads)".
 std::string describe(resources const& res);
+/// `dyng --version`: the version, then the backends and the build (library_build()).
+std::string version_text();
 
 /// Progress lines go to stderr, only when it is a terminal.
 void progress(std::string const& line);

@@ -12,7 +12,7 @@ int main(int argc, char** argv)
   CLI::App app{"dyng: algorithms on dynamic graphs (compute once, update after each batch)", "dyng"};
   app.require_subcommand(1);
   app.option_defaults()->always_capture_default();
-  app.set_version_flag("--version", "dyng 0.1.0");
+  app.set_version_flag("--version", version_text);
 
   graph_options info_graph;
   auto* info = app.add_subcommand("info", "Describe a graph file (default: the bundled road network)");

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "dyng/core/build_info.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/graph/generate.hpp"
 
@@ -172,6 +173,17 @@ std::string describe(resources const& res)
 {
   return std::string(to_string(res.backend())) +
          (res.backend() == backend::openmp ? " (" + std::to_string(res.threads()) + " threads)" : "");
+}
+
+std::string version_text()
+{
+  auto const b = library_build();
+  std::string text = "dyng " + std::string(b.version) + "\nbackends: sequential";
+  if (b.openmp) text += ", openmp";
+  if (b.cuda)
+    text += ", cuda (CUDA " + std::string(b.cuda_toolkit) + ", architectures " + std::string(b.cuda_architectures) +
+            ", " + std::string(b.cuda_runtime) + " runtime)";
+  return text + "\nbuild: " + std::string(b.build_type) + ", " + std::string(b.compiler);
 }
 
 void progress(std::string const& line)

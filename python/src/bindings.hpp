@@ -2,6 +2,7 @@
 // Shared helpers of the dyng._core bindings. The bindings are thin: one binding per C++ function,
 // the same names and defaults, array constraints in the signatures, no policy (that is the typed
 // Python layer's, python/dyng). See docs/adr/0006-python-package.md.
+#include <dyng/core/build_info.hpp>
 #include <dyng/core/device_array.hpp>
 #include <dyng/core/error.hpp>
 #include <nanobind/nanobind.h>

@@ -127,23 +127,24 @@ void bind_core(nb::module_& m)
   m.def("openmp_available", &openmp_available);
   m.def("cuda_available", &cuda_available);
   m.def("build_config", []() {
+    auto const b = library_build();
     nb::dict d;
-    d["version"] = DYNG_VERSION;
-    d["build_type"] = DYNG_BUILD_TYPE;
-    d["compiler"] = DYNG_CXX_COMPILER;
-    d["openmp"] = openmp_available();
+    d["version"] = std::string(b.version);
+    d["build_type"] = std::string(b.build_type);
+    d["compiler"] = std::string(b.compiler);
+    d["openmp"] = b.openmp;
     nb::list backends;
     backends.append("sequential");
-    if (openmp_available()) backends.append("openmp");
-    if (cuda_available()) backends.append("cuda");
+    if (b.openmp) backends.append("openmp");
+    if (b.cuda) backends.append("cuda");
     d["backends"] = backends;
-    d["cuda"] = cuda_available();
+    d["cuda"] = b.cuda;
     std::string const plugin = DYNG_PLUGIN;
     d["module"] = plugin.empty() ? std::string("dyng._core") : "dyng_" + plugin + "._core";
     d["plugin"] = plugin;
-    d["cuda_toolkit"] = DYNG_CUDA_TOOLKIT;
-    d["cuda_architectures"] = DYNG_CUDA_ARCHS;
-    d["cuda_runtime"] = DYNG_CUDA_RUNTIME_KIND;
+    d["cuda_toolkit"] = std::string(b.cuda_toolkit);
+    d["cuda_architectures"] = std::string(b.cuda_architectures);
+    d["cuda_runtime"] = std::string(b.cuda_runtime);
     return d;
   });
 }

@@ -13,6 +13,9 @@ check "openmp" "$dyng" sssp --random 200 --backend omp --threads 2 --verify --re
 check "local batches" "$dyng" sssp --random 200 --locality 100 --verify
 check "mosp local batch" "$dyng" mosp --random 100 --locality 50 --verify
 grep -q "local ball of 50" "$tmp/out" || { echo "FAIL: mosp --locality"; failures=$((failures + 1)); }
+check "version" "$dyng" --version
+grep -qE "^dyng [0-9]+\.[0-9]+\.[0-9]+$" "$tmp/out" && grep -q "^backends: sequential" "$tmp/out" ||
+  { echo "FAIL: --version"; cat "$tmp/out"; failures=$((failures + 1)); }
 check "info" "$dyng" info
 grep -q "vertices *3353" "$tmp/out" || { echo "FAIL: info vertices"; failures=$((failures + 1)); }
 check "json" "$dyng" sssp --random 50 --json

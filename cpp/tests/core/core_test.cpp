@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <regex>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "dyng/core/build_info.hpp"
 #include "dyng/core/device_array.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/resources.hpp"
@@ -142,4 +145,20 @@ TEST(DeviceArray, HostMemoryAndBuildsWithoutCudaAreRefused)
   EXPECT_FALSE(r.on_device());
   EXPECT_THROW((void)r.device_distances(), dyng::invalid_argument);
   EXPECT_THROW((void)r.device_parents(), dyng::invalid_argument);
+}
+
+TEST(BuildInfo, SaysWhatTheLibraryWasBuiltWith)
+{
+  auto const b = dyng::library_build();
+  EXPECT_TRUE(std::regex_match(std::string(b.version), std::regex(R"(\d+\.\d+\.\d+)"))) << b.version;
+  EXPECT_FALSE(b.compiler.empty());
+  EXPECT_EQ(b.openmp, dyng::openmp_available());
+  EXPECT_EQ(b.cuda, dyng::cuda_available());
+  if (b.cuda) {
+    EXPECT_FALSE(b.cuda_toolkit.empty());
+    EXPECT_FALSE(b.cuda_architectures.empty());
+    EXPECT_TRUE(b.cuda_runtime == "shared" || b.cuda_runtime == "static") << b.cuda_runtime;
+  } else {
+    EXPECT_TRUE(b.cuda_toolkit.empty() && b.cuda_architectures.empty() && b.cuda_runtime.empty());
+  }
 }

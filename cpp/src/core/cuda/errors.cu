@@ -7,11 +7,8 @@
 
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/state.cuh"
+#include "dyng/core/build_info.hpp"
 #include "dyng/core/error.hpp"
-
-#if !defined(DYNG_CUDA_ARCHITECTURES_BUILT)
-#define DYNG_CUDA_ARCHITECTURES_BUILT "unknown"
-#endif
 
 namespace dyng::detail {
 namespace {
@@ -75,7 +72,7 @@ std::string remedy(cudaError_t err)
     case cudaErrorNoKernelImageForDevice:
     case cudaErrorInvalidDeviceFunction:
       return "this build of dyng has no kernel for " + current_device_words() +
-             "; it was built for the CUDA architectures " + std::string(cuda_architectures_built()) +
+             "; it was built for the CUDA architectures " + std::string(library_build().cuda_architectures) +
              ". Rebuild with -DDYNG_CUDA_ARCHITECTURES=native on this machine, or add the device's "
              "architecture to DYNG_CUDA_ARCHITECTURES (dyng supports compute capability 7.5 and "
              "newer).";
@@ -131,8 +128,6 @@ std::string remedy(cudaError_t err)
 }
 
 }  // namespace
-
-std::string_view cuda_architectures_built() noexcept { return DYNG_CUDA_ARCHITECTURES_BUILT; }
 
 void throw_cuda_error(cudaError_t err, char const* call, char const* file, int line,
                       std::string const& context)

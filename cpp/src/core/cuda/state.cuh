@@ -51,7 +51,4 @@ cuda_state& state_of(resources const& r);
 [[noreturn]] void throw_cuda_error(cudaError_t err, char const* call, char const* file, int line,
                                    std::string const& context);
 
-/// The architectures this build has code for, in words ("90" or "75-real, ..., 120").
-std::string_view cuda_architectures_built() noexcept;
-
 }  // namespace dyng::detail
