@@ -1,6 +1,8 @@
 // dyng._core (the CPU module) or dyng_cu<N>._core (a CUDA plugin's: the same bindings). Importing
 // it imports nothing else: the error classes of dyng._errors are looked up when the first error
 // is translated.
+#include <nanobind/stl/string.h>
+
 #include <string>
 
 #include "bindings.hpp"
