@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -466,10 +467,28 @@ double build_bytes(std::int64_t n, bool directed) noexcept
   return static_cast<double>(n) * (directed ? 96 : 64);
 }
 
-std::string memory_shortfall(double bytes)
+namespace {
+
+/// The memory this process may use: the machine's, or its control group's limit when lower (a
+/// container's: past it the process is killed, however much the machine has). 0: unknown.
+double usable_memory()
 {
   long const pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  auto const memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  double memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  // cgroup v2, then v1; "max" (v2) does not parse as a number and means no limit.
+  for (char const* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream file(path);
+    double limit = 0;
+    if (file >> limit && limit > 0 && (memory <= 0 || limit < memory)) memory = limit;
+  }
+  return memory;
+}
+
+}  // namespace
+
+std::string memory_shortfall(double bytes)
+{
+  auto const memory = usable_memory();
   if (memory <= 0 || bytes <= memory) return {};
   auto const gigabytes = [](double b) {
     char buf[32];

@@ -174,8 +174,9 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
 /// vertices takes before any arc (its rows in both directions and the builder's per-vertex
 /// arrays: ~80 bytes a vertex measured for a directed graph, counted as 96; 64 undirected).
 /// memory_shortfall: empty when
-/// `bytes` fit the physical memory (or it is unknown), else the words for a message, "take
-/// 34.4 GB, this machine has 25.3 GB".
+/// `bytes` fit the memory the process may use (the physical memory, or its control group's limit
+/// when lower; or it is unknown), else the words for a message, "take 34.4 GB, this machine has
+/// 25.3 GB".
 double build_bytes(std::int64_t n, bool directed) noexcept;
 std::string memory_shortfall(double bytes);
 

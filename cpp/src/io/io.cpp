@@ -169,8 +169,9 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
                                                                                    : weight_type::int32);
   int const k = weighted ? el.k : opts.k;
   auto const arcs = el.size();
-  if (!weighted) {  // k generated columns per arc (held as doubles, then in the graph's rows both ways)
-    auto const short_by = dyng::detail::memory_shortfall(static_cast<double>(arcs) * k * 24);
+  if (!weighted) {  // k generated columns per arc: at the peak, 32 bytes a value (the doubles held
+                    // here, their int32 copy, the builder's arcs and the rows both ways with slack)
+    auto const short_by = dyng::detail::memory_shortfall(static_cast<double>(arcs) * k * 32);
     if (!short_by.empty())
       throw invalid_argument("read_options::k = " + std::to_string(k) + ": " + std::to_string(k) +
                              " generated weight columns for " + std::to_string(arcs) + " arcs " + short_by +
