@@ -467,24 +467,17 @@ double build_bytes(std::int64_t n, bool directed) noexcept
   return static_cast<double>(n) * (directed ? 96 : 64);
 }
 
-namespace {
-
-/// The memory this process may use: the machine's, or its control group's limit when lower (a
-/// container's: past it the process is killed, however much the machine has). 0: unknown.
-double usable_memory()
+double usable_memory(std::initializer_list<char const*> cgroup_limits)
 {
   long const pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   double memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-  // cgroup v2, then v1; "max" (v2) does not parse as a number and means no limit.
-  for (char const* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+  for (char const* path : cgroup_limits) {
     std::ifstream file(path);
-    double limit = 0;
+    double limit = 0;  // cgroup v2's "max" does not parse as a number: no limit
     if (file >> limit && limit > 0 && (memory <= 0 || limit < memory)) memory = limit;
   }
   return memory;
 }
-
-}  // namespace
 
 std::string memory_shortfall(double bytes)
 {

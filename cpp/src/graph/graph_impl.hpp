@@ -12,6 +12,7 @@
 // out-row u), so "the first copy" means the same arc on both sides. Weights are column-major: column c of slot s is
 // weight[c * capacity() + s], so an sssp on one objective streams one contiguous column.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -179,6 +180,11 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
 /// 25.3 GB".
 double build_bytes(std::int64_t n, bool directed) noexcept;
 std::string memory_shortfall(double bytes);
+/// The memory the process may use: the physical memory, or the lowest limit read from
+/// `cgroup_limits` (a control group's, a container's: past it the process is killed, however much
+/// the machine has) when lower; "max" or a missing file is no limit. 0: unknown.
+double usable_memory(std::initializer_list<char const*> cgroup_limits = {"/sys/fs/cgroup/memory.max",
+                                                                          "/sys/fs/cgroup/memory/memory.limit_in_bytes"});
 
 /// Words of error messages: an edge as "(u, v)", a weight as the stream prints it.
 std::string edge_str(vertex_t u, vertex_t v);

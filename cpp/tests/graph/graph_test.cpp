@@ -1,7 +1,11 @@
 // Graph construction, commit (set semantics), validation, regrow and the change set.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <string>
@@ -90,6 +94,24 @@ TEST(BatchReserve, CountsNoMemoryHoldsAreAnInvalidArgument)
   EXPECT_THROW(b.reserve(std::numeric_limits<std::size_t>::max() / 4, 0), invalid_argument);  // x3 weights wraps
   b.reserve(10, 10);
   EXPECT_EQ(b.insertions(), 0U);
+}
+
+TEST(GraphBuild, UsableMemoryIsTheLowerOfTheMachineAndAControlGroupLimit)
+{
+  auto const machine = detail::usable_memory({});
+  ASSERT_GT(machine, 0);
+  auto const dir = std::filesystem::temp_directory_path() / ("dyng_cgroup_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto const write = [&](char const* name, char const* text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  auto const low = write("low", "1048576\n"), none = write("none", "max\n"), high = write("high", "1e30\n");
+  auto const missing = (dir / "missing").string();
+  EXPECT_EQ(detail::usable_memory({low.c_str()}), 1048576.0);
+  EXPECT_EQ(detail::usable_memory({none.c_str(), missing.c_str(), high.c_str()}), machine);
+  EXPECT_EQ(detail::usable_memory({high.c_str(), low.c_str()}), 1048576.0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(GraphBuild, MoreVerticesThanMemoryHoldsAreRefusedBeforeAllocating)
