@@ -319,9 +319,6 @@ std::unique_ptr<detail::graph_impl> place(resources const& res, std::unique_ptr<
   return impl;
 }
 
-}  // namespace
-
-namespace {
 /// Checked, then built where the resources place the graph: a CUDA graph on the device
 /// (docs/adr/0009: the host build took ~0.4 s for NE's 3.9 M arcs, most of a load).
 template <class W>
@@ -337,6 +334,7 @@ std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_
 #endif
   return build_from_edges<W>(n, src, dst, weights, opts);
 }
+
 }  // namespace
 
 graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,

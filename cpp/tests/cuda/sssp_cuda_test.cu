@@ -258,6 +258,7 @@ void expect_same_arrays(graph const& device, graph const& host, std::string cons
   auto const& d = std::get<detail::device_graph_store<W>>(device.impl().device->s);
   auto const& h = std::get<detail::graph_store<W>>(host.impl().store);
   int const k = host.k();
+  EXPECT_EQ(device.num_vertices(), host.num_vertices()) << where;
   EXPECT_EQ(device.num_edges(), host.num_edges()) << where;
   EXPECT_EQ(device.k(), k) << where;
   EXPECT_EQ(device.directed(), host.directed()) << where;
