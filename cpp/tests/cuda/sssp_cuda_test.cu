@@ -435,6 +435,39 @@ TEST_F(SsspCuda, DeviceCommitOfAHubRowEqualsHostCommit)
   }
 }
 
+// One resources object runs calls on graphs of different sizes, and its mark arrays (one per kind
+// of list, at multiples of the graph's n) are reused without clearing: on a smaller graph, the
+// invalidation marks sit where a larger graph's round marks were. Here the larger graph's second
+// round stamps most of its vertices with the value the smaller graph's update then takes as its
+// own stamp (no hops: the round numbers are the compute's), so a lost subtree looked invalidated
+// already and kept its old keys until every stamp came from one sequence.
+TEST_F(SsspCuda, MarksLeftByALargerGraphMisleadNoLaterCall)
+{
+  auto const cpu = resources::sequential();
+  knob_scope<int> const no_hops(sssp::detail::cuda_local_hops, 0);
+  vertex_t const big = 64;
+  std::vector<vertex_t> bsrc{0}, bdst{1};  // the source, a hub, every other vertex below the hub
+  std::vector<std::int32_t> bw{1};
+  for (vertex_t v = 2; v < big; ++v) bsrc.push_back(1), bdst.push_back(v), bw.push_back(1);
+  std::vector<vertex_t> src{0, 1, 0}, dst{1, 2, 2};  // 0 -> 1 -> 2, and 0 -> 2 longer
+  std::vector<std::int32_t> w{1, 1, 5};
+  for (char const* engine : {fused, operators}) {
+    auto const gpu = resources::cuda(0);  // fresh scratch: the stamps start over
+    auto large = graph::from_edges(gpu, big, bsrc, bdst, bw, {});
+    (void)sssp::compute(gpu, large, {.source = 0, .engine = engine});
+    auto host = graph::from_edges(cpu, 3, src, dst, w, {});
+    auto dev = graph::from_edges(gpu, 3, src, dst, w, {});
+    auto host_tree = sssp::compute(cpu, host, {.source = 0});
+    auto dev_tree = sssp::compute(gpu, dev, {.source = 0, .engine = engine, .strategy = sssp::strategy::incremental});
+    auto const cut = batch().erase(1, 2);  // vertex 2's tree arc
+    dyng::update(cpu, host, cut, host_tree);
+    dyng::update(gpu, dev, cut, dev_tree);
+    EXPECT_EQ(dev_tree.distances<std::int64_t>()[2], 5) << engine;
+    EXPECT_TRUE(std::ranges::equal(dev_tree.distances<std::int64_t>(), host_tree.distances<std::int64_t>())) << engine;
+    EXPECT_TRUE(std::ranges::equal(dev_tree.parents(), host_tree.parents())) << engine;
+  }
+}
+
 TEST_F(SsspCuda, DeviceCommitRejectsLikeTheHost)
 {
   auto const gpu = resources::cuda(0);

@@ -152,8 +152,8 @@ struct ctx {
   std::uint64_t* jump;  // per vertex: an ancestor in the old tree and a flag (pointer jumping)
   std::uint32_t *round_mark, *inval_mark, *seed_mark, *changed_mark, *touched_mark;
   std::uint32_t* far_mark;   // the fused compute's far list (near_far), stamped like the rounds
-  std::uint32_t gen;         // this call's stamp for the four list marks
-  std::uint32_t round_base;  // round r's frontier stamp is round_base + r
+  std::uint32_t gen;         // this call's stamp for the list marks (scratch_state: one sequence)
+  std::uint32_t round_base;  // round r's frontier stamp is round_base + r, above gen
   std::uint64_t far_step;    // the fused compute's near-far step as a packed key (near_far)
   unsigned long long* ctr;
   long long recompute_above;  // invalidated vertices above which the update gives up (-1: never)
@@ -1086,11 +1086,15 @@ std::atomic<int> pull_start{48};
 std::atomic<int> pull_doublings{4};
 std::atomic<int> pull_every{16};
 
-/// Lists, marks and counters: device scratch of the resources, reused across calls.
+/// Lists, marks and counters: device scratch of the resources, reused across calls. Every stamp
+/// (a call's gen, its rounds' and near-far phases') is drawn from one rising sequence, so that no
+/// mark left by an earlier call equals a stamp of a later one: the six mark arrays start at
+/// multiples of the graph's n, so on a smaller graph a kind's array holds another kind's old
+/// stamps (a round stamp equal to a later gen in the invalidation marks made an update skip a
+/// lost subtree: the old keys stayed, too low).
 struct scratch_state {
-  std::size_t marks_for = 0;  // vertices the marks were cleared for
-  std::uint32_t gen = 0;
-  std::uint32_t round_base = 0;
+  std::size_t marks_for = 0;     // vertices the marks were cleared for
+  std::uint32_t next_stamp = 1;  // above every stamp any call has used
 };
 
 template <class W>
@@ -1120,10 +1124,10 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   c.touched = device_scratch<vertex_t>(res, "sssp.cuda.touched", n + 1);
   c.jump = update ? device_scratch<std::uint64_t>(res, "sssp.cuda.jump", n + 1) : nullptr;
   auto* marks = device_scratch<std::uint32_t>(res, "sssp.cuda.marks", 6 * n + 6);
-  if (host.marks_for < n || host.gen > (1u << 30) || host.round_base > (1u << 30)) {
+  if (host.marks_for < n || host.next_stamp > (1u << 30)) {
     // New memory, or stamps about to wrap: clear for real (stamps start at 1).
     DYNG_CUDA_TRY(cudaMemsetAsync(marks, 0, (6 * n + 6) * sizeof(std::uint32_t), s));
-    host = scratch_state{n, 0, 1};
+    host = scratch_state{n, 1};
   }
   c.round_mark = marks;
   c.inval_mark = marks + n;
@@ -1136,8 +1140,9 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   auto const step = std::min(factor * static_cast<std::uint64_t>(std::max<std::int64_t>(d.max_weight, 1)),
                              std::uint64_t{1} << (63 - d.zbits));
   c.far_step = step << d.zbits;
-  c.gen = ++host.gen;
-  c.round_base = host.round_base;
+  c.gen = host.next_stamp;
+  c.round_base = c.gen + 1;          // frontier 0's stamp (an update's seeds)
+  host.next_stamp = c.round_base + 1;  // finish adds the rounds' stamps
   c.ctr = device_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
   c.recompute_above = -1;
@@ -1173,8 +1178,9 @@ void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rou
   st.relaxations = static_cast<std::int64_t>(counters[c_relax]);
   st.iterations = static_cast<std::int64_t>(used);
   st.recomputed = counters[c_abort] != 0;
+  // Round r's stamps are round_base + r + 1 (its frontier) and + 2 (a near-far phase from it).
   auto& host = res.workspace().get<scratch_state>("sssp.cuda.state", 1)[0];
-  host.round_base += static_cast<std::uint32_t>(used) + 2;
+  host.next_stamp = c.round_base + static_cast<std::uint32_t>(used) + 2;
 }
 
 template <class Kernel, class W>
