@@ -21,13 +21,15 @@
 // once at the end. Rounds of large frontiers are bound by atomics on one word instead: appends and
 // counters go through the block (below). The compute, whose large rounds relax the same arcs
 // again and again, runs near-far phases (near_far). On sparse graphs a block carries a small
-// round's improvements up to local_hops hops further with block barriers only (relax_round; not
-// in the operators compute, whose rounds have no near-far order). What shortened the chain is
-// fewer rounds: the updates' ancestor pulls (pull_ancestors) move whole old subtrees by the change
-// of their top's key. Everything else tried to make rounds cheaper or fewer (near-far in the
-// updates, block-local steps, chasing, several vertices or arcs per thread in flight, partitions
-// with keys in shared memory, a work queue without barriers, a grid barrier of our own) was slower
-// or equal; docs/adr/0009 has each with its measurements and the latency floor they run into.
+// round's improvements up to local_hops hops further with block barriers only, and only the heads
+// no hop relaxed are claimed for the next round (relax_round; not in the operators compute, whose
+// rounds have no near-far order). What shortened the chain is fewer rounds: the updates'
+// ancestor pulls (pull_ancestors) move whole old subtrees by the change of their top's key; and
+// less in each: the hops' heads leave the next round and their claims the hops. Everything else
+// tried to make rounds cheaper or fewer (near-far in the updates, block-local steps, chasing,
+// several vertices or arcs per thread in flight, partitions with keys in shared memory, a work
+// queue without barriers, a grid barrier of our own) was slower or equal; docs/adr/0009 has each
+// with its measurements and the latency floor they run into.
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
@@ -268,6 +270,23 @@ struct block_list {
     __syncthreads();
     for (unsigned k = threadIdx.x; k < kept; k += blockDim.x) list[base + k] = item[k];
   }
+  /// flush() for items added unclaimed (relax_round's deferred claims): those from place `from`
+  /// on that this block claims (`mark`, `stamp`) go to the list, through `scratch` (capacity slots).
+  __device__ void flush_claimed(unsigned from, std::uint32_t* mark, std::uint32_t stamp, vertex_t* scratch,
+                                vertex_t* list, unsigned long long* list_count)
+  {
+    __shared__ unsigned claimed;
+    __syncthreads();
+    if (threadIdx.x == 0) claimed = 0;
+    __syncthreads();
+    unsigned const kept = count < capacity ? count : capacity;
+    for (unsigned k = from + threadIdx.x; k < kept; k += blockDim.x)
+      if (claim(mark, item[k], stamp)) scratch[atomicAdd(&claimed, 1u)] = item[k];
+    __syncthreads();
+    if (threadIdx.x == 0 && claimed > 0) base = atomicAdd(list_count, static_cast<unsigned long long>(claimed));
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < claimed; k += blockDim.x) list[base + k] = scratch[k];
+  }
 };
 
 /// The block's two gathering lists, shared by every phase (a phase appends to at most two).
@@ -277,12 +296,41 @@ __device__ inline block_list& gathered(int which)
   return lists[which];
 }
 
-/// The keys of the heads a round gathered in gathered(0), by place: the block's local hops relax
-/// those heads from them (relax_round).
-__device__ inline std::uint64_t* gathered_keys()
+/// Shared words beside the heads a round gathered in gathered(0), by place: their keys, from which
+/// the block's local hops relax them, then the heads the flush claimed (relax_round).
+union gathered_words {
+  std::uint64_t key[block_list::capacity];
+  vertex_t claimed[block_list::capacity];
+};
+__device__ inline gathered_words& gathered_side()
 {
-  __shared__ std::uint64_t keys[block_list::capacity];
-  return keys;
+  __shared__ gathered_words words;
+  return words;
+}
+__device__ inline std::uint64_t* gathered_keys() { return gathered_side().key; }
+
+/// A head that `cand` improved in round r's slot, for the next round's frontier (`stamp`, `next`)
+/// and the block's local hops (gathered(0), its key beside it). With `deferred` (a round with
+/// hops), it is gathered unclaimed: a hop that relaxes it from `cand` does all the next round
+/// would, so only the heads no hop relaxed are claimed, at the flush (flush_claimed); that takes
+/// the claim's dependent atomic out of every hop. Heads past the list's capacity are claimed
+/// and appended at once either way.
+template <class W>
+__device__ inline void gather_improved(ctx<W> const& c, vertex_t y, std::uint64_t cand, std::uint32_t stamp,
+                                       bool deferred, vertex_t* next, unsigned long long* next_count)
+{
+  auto& improved = gathered(0);
+  if (deferred) {
+    unsigned const pos = atomicAdd(&improved.count, 1u);
+    if (pos < block_list::capacity) {
+      improved.item[pos] = y;
+      gathered_keys()[pos] = cand;
+      return;
+    }
+  }
+  if (!claim(c.round_mark, y, stamp)) return;
+  unsigned const pos = improved.add(y, next, next_count);
+  if (pos < block_list::capacity) gathered_keys()[pos] = cand;
 }
 
 #define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
@@ -330,11 +378,10 @@ struct near_far {
 };
 
 /// Where rounds take local hops (relax_round). A hop costs about what a round does (~3.5 us on
-/// the H200: the same chain of dependent round trips to L2, without the grid barrier), and its
-/// relaxations are done again in the next round, so hops pay only in small rounds of long
-/// propagations: rounds of up to hop_arc_budget arcs at the graph's mean degree (4,000 vertices
-/// on NE), on graphs of at most hop_mean_degree arcs a vertex (road networks: chains hundreds of
-/// hops deep). A small-world graph's propagation is a few wide rounds; hops only repeat work there
+/// the H200: the same chain of dependent round trips to L2, without the grid barrier), so hops
+/// pay only in small rounds of long propagations: rounds of up to hop_arc_budget arcs at the
+/// graph's mean degree (4,000 vertices on NE), on graphs of at most hop_mean_degree arcs a vertex
+/// (road networks: chains hundreds of hops deep). A small-world graph's propagation is a few wide rounds; hops only repeat work there
 /// (musae-facebook's updates after 10K and 50K changes 1.04-1.06 -> 1.13-1.23 and 0.88-0.90 ->
 /// 0.97-1.18 ms with them, heads of more than 8 arcs excluded or not; docs/adr/0009, local hops).
 constexpr std::int64_t hop_arc_budget = 10'240;
@@ -356,8 +403,8 @@ __host__ __device__ inline round_extra extra_for(int r, int start, int doublings
 template <class W>
 __device__ void double_ancestors(ctx<W> const& c);
 template <class W>
-__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, std::uint32_t* changed, vertex_t* next,
-                               unsigned long long* next_count);
+__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
+                               vertex_t* next, unsigned long long* next_count);
 
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
 /// the far list, `nf`). Marks the improved heads in `changed` unless it is null. `extra` runs in
@@ -375,6 +422,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
   std::uint32_t const stamp = c.round_base + static_cast<std::uint32_t>(r) + 1;
   int const lanes = lanes_for(count);
   bool const split = nf.below != unreachable_key;  // uniform
+  bool const hops = c.local_hops > 0 && count <= c.hop_round_vertices;  // uniform
   auto& improved = gathered(0);
   auto& far = gathered(1);
   improved.begin();
@@ -392,10 +440,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[y]), cand)) {
         if (changed != nullptr) note_changed(changed, y, c.gen);
         if (cand < nf.below) {
-          if (claim(c.round_mark, y, stamp)) {
-            unsigned const pos = improved.add(y, next, next_count);
-            if (pos < block_list::capacity) kept_key[pos] = cand;
-          }
+          gather_improved(c, y, cand, stamp, hops, next, next_count);
         } else {
           far_least = cand < far_least ? cand : far_least;
           if (claim(c.far_mark, y, nf.stamp)) far.add(y, c.seeds, &c.ctr[c_far + nf.phase % 2]);
@@ -409,16 +454,16 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
     relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
   }
   if (extra == round_extra::double_ancestors) double_ancestors(c);
-  if (extra == round_extra::pull_ancestors) pull_ancestors(c, stamp, changed, next, next_count);
+  if (extra == round_extra::pull_ancestors) pull_ancestors(c, stamp, hops, changed, next, next_count);
   // Local hops, in a small round: the block relaxes the heads it improved at once, from the keys
-  // that improved them, with block barriers only, and then their heads, up to c.local_hops times.
-  // The heads stay in the next round's frontier (claimed as any), which relaxes them from their
-  // keys then, so this only moves keys towards their final values sooner: a round covers up to
-  // local_hops + 1 arcs of a path rather than one. Uniform: count and hop_end are the same in
-  // every thread of the block.
-  if (count <= c.hop_round_vertices) {
+  // that improved them, with block barriers only, and then their heads, up to c.local_hops times:
+  // a round covers up to local_hops + 1 arcs of a path rather than one. A head relaxed by a hop
+  // from the key that improved it needs no place in the next round (a later improvement lists it
+  // again), so only the heads left after the last hop are claimed for it (gather_improved).
+  // Uniform: count and hop_end are the same in every thread of the block.
+  unsigned from = 0;  // the first head no hop relaxed
+  if (hops) {
     __shared__ unsigned hop_end;
-    unsigned from = 0;
     for (int h = 0; h < c.local_hops; ++h) {
       __syncthreads();  // the previous hop's heads and keys are in place
       if (threadIdx.x == 0) hop_end = improved.count < block_list::capacity ? improved.count : block_list::capacity;
@@ -433,8 +478,10 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       }
       from = to;
     }
+    improved.flush_claimed(from, c.round_mark, stamp, gathered_side().claimed, next, next_count);  // keys read
+  } else {
+    improved.flush(next, next_count);
   }
-  improved.flush(next, next_count);
   if (split) {
     far.flush(c.seeds, &c.ctr[c_far + nf.phase % 2]);
     min_per_block(&c.ctr[c_far_least + nf.phase % 2], far_least);
@@ -511,13 +558,12 @@ __device__ void double_ancestors(ctx<W> const& c)
 }
 
 /// Every vertex pulls its ancestor's key plus the old tree path from it; an improved vertex joins
-/// round r + 1 (`stamp`, `next`) through the block's gathered list, with its key for local hops.
+/// round r + 1 (`stamp`, `next`) through the block's gathered list, with its key for local hops
+/// (gather_improved, `deferred` as the round's).
 template <class W>
-__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, std::uint32_t* changed, vertex_t* next,
-                               unsigned long long* next_count)
+__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
+                               vertex_t* next, unsigned long long* next_count)
 {
-  auto& improved = gathered(0);
-  std::uint64_t* const kept_key = gathered_keys();
   DYNG_PASS(base, c.n)
   {
     vertex_t a[pass_width];
@@ -539,10 +585,7 @@ __device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, std::uint32
       if (cand < ka || cand >= kv[u]) continue;  // no gain (or past 64 bits: never a key)
       if (cand < atomicMin(reinterpret_cast<unsigned long long*>(&c.key[v]), cand)) {
         if (changed != nullptr) note_changed(changed, static_cast<vertex_t>(v), c.gen);
-        if (claim(c.round_mark, static_cast<vertex_t>(v), stamp)) {
-          unsigned const pos = improved.add(static_cast<vertex_t>(v), next, next_count);
-          if (pos < block_list::capacity) kept_key[pos] = cand;
-        }
+        gather_improved(c, static_cast<vertex_t>(v), cand, stamp, deferred, next, next_count);
       }
     }
   }
