@@ -380,11 +380,15 @@ struct near_far {
 /// Where rounds take local hops (relax_round). A hop costs about what a round does (~3.5 us on
 /// the H200: the same chain of dependent round trips to L2, without the grid barrier), so hops
 /// pay only in small rounds of long propagations: rounds of up to hop_arc_budget arcs at the
-/// graph's mean degree (4,000 vertices on NE), on graphs of at most hop_mean_degree arcs a vertex
-/// (road networks: chains hundreds of hops deep). A small-world graph's propagation is a few wide rounds; hops only repeat work there
-/// (musae-facebook's updates after 10K and 50K changes 1.04-1.06 -> 1.13-1.23 and 0.88-0.90 ->
-/// 0.97-1.18 ms with them, heads of more than 8 arcs excluded or not; docs/adr/0009, local hops).
-constexpr std::int64_t hop_arc_budget = 10'240;
+/// graph's mean degree (16,000 vertices on NE), on graphs of at most hop_mean_degree arcs a vertex
+/// (road networks: chains hundreds of hops deep). A small-world graph's propagation is a few wide
+/// rounds; hops only repeat work there (musae-facebook's updates after 10K and 50K changes
+/// 1.04-1.06 -> 1.13-1.23 and 0.88-0.90 -> 0.97-1.18 ms with them, heads of more than 8 arcs
+/// excluded or not; docs/adr/0009, local hops). The budget was 10,240 arcs while a hop's heads
+/// were relaxed again in the next round; since they are not, 40,960 with eight hops (local_hops)
+/// took NE's fused compute 5.33 -> 4.57 ms, one change 1.14 -> 1.02 ms, 100 changes 1.80 -> 1.59
+/// ms, for the regional 10K batch's 1.41-1.43 -> 1.48 ms (a same-run sweep, docs/adr/0009).
+constexpr std::int64_t hop_arc_budget = 40'960;
 constexpr std::int64_t hop_mean_degree = 4;
 
 /// What a round does besides relaxing its frontier (ancestor pulls in updates; below).
@@ -1110,12 +1114,13 @@ std::atomic<int> fused_blocks{0};
 
 /// Hops a block takes on its own in a round of at most hop_round_vertices vertices (relax_round; 0:
 /// none): in the fused engine's rounds and the operators engine's update rounds. Chosen from
-/// same-run sweeps on the H200 (NE, weights uniform 1..100 seed 42; docs/adr/0009, local hops): 4
-/// took the CLI's recompute after 50K changes from 1.20-1.22 to 1.06 ms (149 -> 83 rounds; 2 alike,
-/// 8 1.12-1.15), the benchmark's fused NE compute from 16.0-16.5 to 14.4-14.6 ms, one change 1.87
-/// -> 1.69 ms, the local 10K batch 2.61 -> 2.47 ms; the operators' one change 3.30 -> 2.70 ms,
-/// local 10K 4.46 -> 3.87 ms. Tests set it (cuda_local_hops).
-std::atomic<int> local_hops{4};
+/// same-run sweeps on the H200 (NE, weights uniform 1..100 seed 42; docs/adr/0009, local hops):
+/// first 4, when a hop's heads were relaxed again in the next round (the benchmark's fused NE
+/// compute 16.0-16.5 -> 14.4-14.6 ms, one change 1.87 -> 1.69 ms, the local 10K batch 2.61 -> 2.47
+/// ms; the operators' one change 3.30 -> 2.70 ms, local 10K 4.46 -> 3.87 ms); 8 since they are not
+/// (with hop_arc_budget; 2 / 4 / 8 / 16 hops: NE compute 6.27 / 5.16-5.33 / 4.57-4.64 / 4.46 ms).
+/// Tests set it (cuda_local_hops).
+std::atomic<int> local_hops{8};
 
 /// Ancestor pulls in the updates (pull_ancestors, extra_for): ancestors doubled in rounds pull_start
 /// to pull_start + pull_doublings - 1, then a pull every pull_every rounds (pull_start 0: none).
