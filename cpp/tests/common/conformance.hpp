@@ -2,7 +2,8 @@
 // The conformance suite every algorithm family runs (typed over a Family traits struct):
 // empty batch; update == recompute on random graphs and batch mixes, chained; backends agree;
 // a batch then its inverse restores the result; runs are reproducible; an invalid batch changes
-// nothing; stats are sane; a multi-result update equals separate updates; stale results raise.
+// nothing; stats are sane; a multi-result update equals separate updates; stale results raise;
+// graphs of changing sizes share one resources object.
 //
 // A Family provides:
 //   using result_type;
@@ -235,8 +236,36 @@ TYPED_TEST_P(Conformance, StaleResultsRaise)
   }
 }
 
+// One resources object serves graphs of any size in any order. Engines keep marks and lists in its
+// workspace across calls; what a larger graph's calls left there must not mislead a smaller
+// graph's (the CUDA sssp engines' marks did, until every stamp came from one sequence).
+TYPED_TEST_P(Conformance, GraphsOfChangingSizesShareTheResources)
+{
+  using F = TypeParam;
+  for (auto const& [name, res] : F::backends()) {
+    std::uint64_t seed = 0;
+    for (vertex_t const n : {48, 6, 33, 4, 21, 3}) {
+      for (auto spec : F::specs()) {
+        spec.n = n;
+        generator gen(++seed);
+        auto g = gen.make_graph(res, spec);
+        auto r = F::compute(res, g, 0);
+        for (int step = 0; step < 3; ++step) {
+          auto const b = gen.make_batch(g, spec, 1 + seed % 8,
+                                        spec.multigraph ? batch_semantics::mosp : batch_semantics::set);
+          dyng::update(res, g, b, r);
+          auto const fresh = F::compute(res, g, 0);
+          ASSERT_EQ(F::diff(r, fresh), "") << name << " " << describe(spec, seed) << " step " << step;
+          ASSERT_EQ(F::verify(g, r), "") << name << " " << describe(spec, seed) << " step " << step;
+        }
+      }
+    }
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Conformance, EmptyBatchKeepsTheResult, UpdateEqualsRecompute, BackendsAgree,
                             BatchThenInverseRestores, RunsAreReproducible, InvalidBatchChangesNothing,
-                            StatsAreSane, MultiResultUpdateEqualsSeparateUpdates, StaleResultsRaise);
+                            StatsAreSane, MultiResultUpdateEqualsSeparateUpdates, StaleResultsRaise,
+                            GraphsOfChangingSizesShareTheResources);
 
 }  // namespace dyng::test
