@@ -30,6 +30,21 @@ template <class Family>
 class Conformance : public ::testing::Test {};
 TYPED_TEST_SUITE_P(Conformance);
 
+/// Updates `r` on `g` with `steps` random batches of `size` changes, each checked equal to a
+/// recompute and verified (a fatal failure names `where` and the step).
+template <class F>
+void expect_updates_equal_recompute(resources const& res, graph& g, typename F::result_type& r, generator& gen,
+                                    graph_spec const& spec, std::size_t size, int steps, std::string const& where)
+{
+  for (int step = 0; step < steps; ++step) {
+    auto const b = gen.make_batch(g, spec, size, spec.multigraph ? batch_semantics::mosp : batch_semantics::set);
+    dyng::update(res, g, b, r);
+    auto const fresh = F::compute(res, g, 0);
+    ASSERT_EQ(F::diff(r, fresh), "") << where << " step " << step;
+    ASSERT_EQ(F::verify(g, r), "") << where << " step " << step;
+  }
+}
+
 TYPED_TEST_P(Conformance, EmptyBatchKeepsTheResult)
 {
   using F = TypeParam;
@@ -57,14 +72,9 @@ TYPED_TEST_P(Conformance, UpdateEqualsRecompute)
         spec.n = 2 + static_cast<vertex_t>(seed % 40);
         auto g = gen.make_graph(res, spec);
         auto r = F::compute(res, g, 0);
-        for (int step = 0; step < 4; ++step, ++pairs) {
-          auto const b = gen.make_batch(g, spec, 1 + seed % 12,
-                                        spec.multigraph ? batch_semantics::mosp : batch_semantics::set);
-          dyng::update(res, g, b, r);
-          auto const fresh = F::compute(res, g, 0);
-          ASSERT_EQ(F::diff(r, fresh), "") << name << " " << describe(spec, seed) << " step " << step;
-          ASSERT_EQ(F::verify(g, r), "") << name << " " << describe(spec, seed) << " step " << step;
-        }
+        expect_updates_equal_recompute<F>(res, g, r, gen, spec, 1 + seed % 12, 4, name + " " + describe(spec, seed));
+        if (::testing::Test::HasFatalFailure()) return;
+        pairs += 4;
       }
     }
   }
@@ -250,14 +260,8 @@ TYPED_TEST_P(Conformance, GraphsOfChangingSizesShareTheResources)
         generator gen(++seed);
         auto g = gen.make_graph(res, spec);
         auto r = F::compute(res, g, 0);
-        for (int step = 0; step < 3; ++step) {
-          auto const b = gen.make_batch(g, spec, 1 + seed % 8,
-                                        spec.multigraph ? batch_semantics::mosp : batch_semantics::set);
-          dyng::update(res, g, b, r);
-          auto const fresh = F::compute(res, g, 0);
-          ASSERT_EQ(F::diff(r, fresh), "") << name << " " << describe(spec, seed) << " step " << step;
-          ASSERT_EQ(F::verify(g, r), "") << name << " " << describe(spec, seed) << " step " << step;
-        }
+        expect_updates_equal_recompute<F>(res, g, r, gen, spec, 1 + seed % 8, 3, name + " " + describe(spec, seed));
+        if (::testing::Test::HasFatalFailure()) return;
       }
     }
   }
