@@ -410,8 +410,8 @@ template <class W>
 __device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
                                vertex_t* next, unsigned long long* next_count);
 
-/// Round r: the frontier of round r relaxes its out-arcs; improved heads form round r + 1's (or
-/// the far list, `nf`). Marks the improved heads in `changed` unless it is null. `extra` runs in
+/// Round r: the frontier of round r relaxes its out-arcs; improved heads that no local hop relaxed
+/// form round r + 1's (or the far list, `nf`). Marks the improved heads in `changed` unless it is null. `extra` runs in
 /// the same grid slot, before the local hops (which take the pulled vertices too).
 /// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
 /// more block-wide sum and atomic per round lengthened every round's chain.
