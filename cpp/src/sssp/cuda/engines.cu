@@ -238,7 +238,7 @@ __device__ inline void append(vertex_t* list, unsigned long long* count, vertex_
 /// when it improves a head), so a round of a large frontier took an atomic on one counter per
 /// few vertices, serialized at one L2 slice (NE compute 15.9 -> 13.6 ms, recompute after 50K
 /// changes 2.66 -> 1.94 ms with this). Past the capacity, appends go to the list directly.
-/// Usage, by every thread of the block: begin(), then add(...), then flush(...).
+/// Usage, by every thread of the block: begin(), then add(...) (or place(...)), then flush(...).
 struct block_list {
   static constexpr unsigned capacity = 2048;
   vertex_t item[capacity];
@@ -251,7 +251,16 @@ struct block_list {
     if (threadIdx.x == 0) count = 0;
     __syncthreads();
   }
-  /// Returns v's place in `item`, or capacity when it went to the list directly.
+  /// Returns v's place in `item`, or capacity when the block's list is full (v is not kept).
+  __device__ unsigned place(vertex_t v)
+  {
+    unsigned const pos = atomicAdd(&count, 1u);
+    if (pos >= capacity) return capacity;
+    item[pos] = v;
+    return pos;
+  }
+  /// Returns v's place in `item`, or capacity when it went to the list directly. (place()'s steps
+  /// written out: built on place(), the fused update kernel spilled 308 bytes, not 68; ptxas, sm_90.)
   __device__ unsigned add(vertex_t v, vertex_t* list, unsigned long long* list_count)
   {
     unsigned const pos = atomicAdd(&count, 1u);
@@ -265,12 +274,9 @@ struct block_list {
   __device__ void flush(vertex_t* list, unsigned long long* list_count)
   {
     __syncthreads();
-    unsigned const kept = count < capacity ? count : capacity;
-    if (threadIdx.x == 0 && kept > 0) base = atomicAdd(list_count, static_cast<unsigned long long>(kept));
-    __syncthreads();
-    for (unsigned k = threadIdx.x; k < kept; k += blockDim.x) list[base + k] = item[k];
+    publish(item, count < capacity ? count : capacity, list, list_count);
   }
-  /// flush() for items added unclaimed (relax_round's deferred claims): those from place `from`
+  /// flush() for items placed unclaimed (relax_round's deferred claims): those from place `from`
   /// on that this block claims (`mark`, `stamp`) go to the list, through `scratch` (capacity slots).
   __device__ void flush_claimed(unsigned from, std::uint32_t* mark, std::uint32_t stamp, vertex_t* scratch,
                                 vertex_t* list, unsigned long long* list_count)
@@ -283,9 +289,17 @@ struct block_list {
     for (unsigned k = from + threadIdx.x; k < kept; k += blockDim.x)
       if (claim(mark, item[k], stamp)) scratch[atomicAdd(&claimed, 1u)] = item[k];
     __syncthreads();
-    if (threadIdx.x == 0 && claimed > 0) base = atomicAdd(list_count, static_cast<unsigned long long>(claimed));
+    publish(scratch, claimed, list, list_count);
+  }
+
+ private:
+  /// The block's `n` items (the same n in every thread, read after a barrier) to the list, with
+  /// one atomic for their places.
+  __device__ void publish(vertex_t const* items, unsigned n, vertex_t* list, unsigned long long* list_count)
+  {
+    if (threadIdx.x == 0 && n > 0) base = atomicAdd(list_count, static_cast<unsigned long long>(n));
     __syncthreads();
-    for (unsigned k = threadIdx.x; k < claimed; k += blockDim.x) list[base + k] = scratch[k];
+    for (unsigned k = threadIdx.x; k < n; k += blockDim.x) list[base + k] = items[k];
   }
 };
 
@@ -321,9 +335,7 @@ __device__ inline void gather_improved(ctx<W> const& c, vertex_t y, std::uint64_
 {
   auto& improved = gathered(0);
   if (deferred) {
-    unsigned const pos = atomicAdd(&improved.count, 1u);
-    if (pos < block_list::capacity) {
-      improved.item[pos] = y;
+    if (unsigned const pos = improved.place(y); pos < block_list::capacity) {
       gathered_keys()[pos] = cand;
       return;
     }
