@@ -15,7 +15,8 @@
 //
 // Latency. On road graphs a round holds few vertices and a compute or update takes hundreds to
 // thousands of rounds, so a round's cost is the longest chain of dependent memory round trips in
-// it, not its work (NE on the H200: ~17 us per round at first, ~4 us now). Hence: several threads
+// it, not its work (NE on the H200: ~17 us per round at first, ~4 us without local hops now, and
+// ~20 us with eight hops for up to nine levels of a chain: ~2 us a level). Hence: several threads
 // per frontier vertex (its arcs side by side), a relaxation is one atomicMin (no load of the
 // head's key first), a claim is one atomic, changed keys are marked with plain stores and listed
 // once at the end. Rounds of large frontiers are bound by atomics on one word instead: appends and
@@ -28,8 +29,9 @@
 // less in each: the hops' heads leave the next round and their claims the hops. Everything else
 // tried to make rounds cheaper or fewer (near-far in the updates, block-local steps, chasing,
 // several vertices or arcs per thread in flight, partitions with keys in shared memory, a work
-// queue without barriers, a grid barrier of our own) was slower or equal; docs/adr/0009 has each
-// with its measurements and the latency floor they run into.
+// queue without barriers, a grid barrier of our own, a cap on a block's hop, the keys in
+// persisting L2) was slower or equal; docs/adr/0009 has each with its measurements and the
+// latency floor they run into.
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
 // invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
@@ -1141,7 +1143,10 @@ std::atomic<int> local_hops{8};
 /// 100 changes 2.29-2.32 -> 1.86-1.87; the uniform 10K update, whose propagation is wide and
 /// short, pays the passes: 1.33 -> 1.39 ms (starting at round 16: 1.45). Pulling every 4 or 8
 /// rounds, doubling 3 or 5 times, or pulling only in small rounds was slower. The operators
-/// engine with the same rule: local 10K 4.0 -> 2.3 ms, one change 2.8 -> 1.95 ms.
+/// engine with the same rule: local 10K 4.0 -> 2.3 ms, one change 2.8 -> 1.95 ms. Swept again with
+/// eight local hops (a round ~9 levels of a chain): pulls from round 8 every 4 took one change
+/// 1.18 -> 1.06 ms and the regional batch 1.67 -> 1.41-1.45, for 100 changes 1.68-1.73 -> 1.94-2.01
+/// and the uniform 10K 1.39 -> 1.66-1.72; kept as it was.
 std::atomic<int> pull_start{48};
 std::atomic<int> pull_doublings{4};
 std::atomic<int> pull_every{16};
