@@ -5,11 +5,13 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "dyng/core/error.hpp"
+#include "dyng/core/profiler.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/io/io.hpp"
 
@@ -132,6 +134,36 @@ class report {
   std::vector<std::pair<std::string, std::string>> text_;
   std::vector<std::pair<std::string, std::string>> json_fields_;
 };
+
+/// A run's first report lines: the graph, the backend, its size and the source (a file id).
+void add_input(report& out, io::graph_file const& gf, resources const& res, vertex_t source);
+/// A batch's report lines: what it is (`what`, from batch_options::make) and its counts.
+void add_batch(report& out, batch const& b, std::string const& what);
+
+/// Times `update(copy, results)` `repeat` times: each trial on a copy of `g` with its results
+/// computed on the copy, untimed (`compute(copy)`; a copy has an identity of its own), the last on
+/// `g` itself with `profile` attached, whose outcome `g` and `results` keep. Returns the times (ms).
+template <class Results, class Compute, class Update>
+std::vector<double> time_updates(resources const& res, graph& g, Results& results, int repeat,
+                                 std::shared_ptr<profiler> const& profile, Compute const& compute, Update const& update)
+{
+  std::vector<double> ms;
+  for (int t = 0; t < repeat; ++t) {
+    bool const last = t + 1 == repeat;
+    graph copy = last ? graph(std::move(g)) : g.clone();
+    Results trial = last ? std::move(results) : compute(copy);
+    if (last) res.set_profiler(profile);
+    auto const start = std::chrono::steady_clock::now();
+    update(copy, trial);
+    ms.push_back(elapsed_ms(start));
+    if (last) {
+      res.set_profiler(nullptr);
+      g = std::move(copy);
+      results = std::move(trial);
+    }
+  }
+  return ms;
+}
 
 int run_info(graph_options const& g, bool json);
 struct sssp_options {

@@ -37,11 +37,7 @@ int run_mosp(mosp_options const& o)
 
   report out(o.json);
   output_guard written(o.out);  // a failed run leaves no partial results
-  out.add("graph", gf.description);
-  out.add("backend", describe(res));
-  out.add_number("vertices", g.num_vertices());
-  out.add_number("arcs", static_cast<double>(g.num_edges()));
-  out.add("source", std::to_string(source + gf.id_offset) + " (file id)");
+  add_input(out, gf, res, source);
   out.add_number("load", load_ms, "ms");
 
   progress("computing");
@@ -71,30 +67,16 @@ int run_mosp(mosp_options const& o)
   if (has_batch) {
     std::string what;
     auto const b = o.batch.make(o.graph, g, gf.id_offset, &what);
-    out.add("batch", what);
-    out.add_number("insertions", static_cast<double>(b.insertions()));
-    out.add_number("deletions", static_cast<double>(b.deletions()));
-    out.add_number("weight changes", static_cast<double>(b.weight_changes()));
+    add_batch(out, b, what);
     progress("updating");
-    std::vector<double> update_ms;
-    for (int t = 0; t < o.repeat; ++t) {
-      bool const last = t + 1 == o.repeat;
-      graph copy = last ? graph(std::move(g)) : g.clone();
-      mosp::result trial = last ? std::move(r) : mosp::compute(res, copy, p);
-      if (last) res.set_profiler(profile);
-      auto const start = std::chrono::steady_clock::now();
+    auto const compute_on = [&](graph const& on) { return mosp::compute(res, on, p); };
+    auto const update_ms = time_updates(res, g, r, o.repeat, profile, compute_on, [&](graph& on, mosp::result& trial) {
       try {
-        dyng::update(res, copy, b, trial);
+        dyng::update(res, on, b, trial);
       } catch (invalid_argument const& e) {
         throw invalid_argument(batch_context(e, what, gf.id_offset));
       }
-      update_ms.push_back(elapsed_ms(start));
-      if (last) {
-        res.set_profiler(nullptr);
-        g = std::move(copy);
-        r = std::move(trial);
-      }
-    }
+    });
     out.add_timing("update", summarize(update_ms));
     auto const& s = r.last_stats();
     out.add_number("parent changes", static_cast<double>(s.parent_changes), "vertices");

@@ -80,11 +80,7 @@ int run_sssp(sssp_options const& o)
 
   report out(o.json);
   output_guard written(o.out);  // a failed run leaves no partial results
-  out.add("graph", gf.description);
-  out.add("backend", describe(res));
-  out.add_number("vertices", g.num_vertices());
-  out.add_number("arcs", static_cast<double>(g.num_edges()));
-  out.add("source", std::to_string(source + gf.id_offset) + " (file id)");
+  add_input(out, gf, res, source);
   out.add("objectives", o.objective);
   out.add_number("load", load_ms, "ms");
 
@@ -104,10 +100,7 @@ int run_sssp(sssp_options const& o)
   if (has_batch) {
     std::string what;
     auto const b = o.batch.make(o.graph, g, gf.id_offset, &what);
-    out.add("batch", what);
-    out.add_number("insertions", static_cast<double>(b.insertions()));
-    out.add_number("deletions", static_cast<double>(b.deletions()));
-    out.add_number("weight changes", static_cast<double>(b.weight_changes()));
+    add_batch(out, b, what);
     // Commit alone, on clones (untimed copies).
     std::vector<double> commit_ms;
     for (int t = 0; t < o.repeat; ++t) {
@@ -121,24 +114,11 @@ int run_sssp(sssp_options const& o)
       commit_ms.push_back(elapsed_ms(start));
     }
     out.add_timing("commit", summarize(commit_ms));
-    // Commit + update of every result: trials on copies (a copy has its own identity, so its
-    // results are computed on it, untimed), the last one on the graph itself.
+    // Commit + update of every result.
     progress("updating");
-    std::vector<double> update_ms;
-    for (int t = 0; t < o.repeat; ++t) {
-      bool const last = t + 1 == o.repeat;
-      graph copy = last ? graph(std::move(g)) : g.clone();
-      std::vector<sssp::result> trial = last ? std::move(results) : compute_all(copy);
-      if (last) res.set_profiler(profile);
-      auto const start = std::chrono::steady_clock::now();
-      update_all(res, copy, b, trial, what, gf.id_offset);
-      update_ms.push_back(elapsed_ms(start));
-      if (last) {
-        res.set_profiler(nullptr);
-        g = std::move(copy);
-        results = std::move(trial);
-      }
-    }
+    auto const update_ms = time_updates(res, g, results, o.repeat, profile, compute_all, [&](graph& on, auto& rs) {
+      update_all(res, on, b, rs, what, gf.id_offset);
+    });
     out.add_timing("update", summarize(update_ms));
     auto const& s = results.front().last_stats();
     out.add_number("invalidated", static_cast<double>(s.invalidated), "vertices");

@@ -282,6 +282,23 @@ void note_shortfall(batch const& b, std::size_t asked, std::string* what)
              std::to_string(b.deletions()) + " deletions): the graph has no room for more";
 }
 
+void add_input(report& out, io::graph_file const& gf, resources const& res, vertex_t source)
+{
+  out.add("graph", gf.description);
+  out.add("backend", describe(res));
+  out.add_number("vertices", gf.graph.num_vertices());
+  out.add_number("arcs", static_cast<double>(gf.graph.num_edges()));
+  out.add("source", std::to_string(source + gf.id_offset) + " (file id)");
+}
+
+void add_batch(report& out, batch const& b, std::string const& what)
+{
+  out.add("batch", what);
+  out.add_number("insertions", static_cast<double>(b.insertions()));
+  out.add_number("deletions", static_cast<double>(b.deletions()));
+  out.add_number("weight changes", static_cast<double>(b.weight_changes()));
+}
+
 timing summarize(std::vector<double> ms)
 {
   timing t;
