@@ -44,17 +44,24 @@ double run(dyng::resources const& res, std::vector<W> const& w, W new_weight)
   return std::visit([](auto const& dist) { return static_cast<double>(dist[3]); }, r.distance_data());
 }
 
-/// CUDA resources on device 0, or none when no device can be used (an error instead when the
-/// environment says DYNG_REQUIRE_CUDA, a boolean: 1, true, yes, on). Only the device's absence is excused: an error in a
-/// call on the device is a failure.
+/// DYNG_REQUIRE_CUDA read as a boolean, as the library's GPU tests read it: 1, true, yes, on (any case).
+bool cuda_required()
+{
+  char const* v = std::getenv("DYNG_REQUIRE_CUDA");
+  std::string s = v != nullptr ? v : "";
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s == "1" || s == "true" || s == "yes" || s == "on";
+}
+
+/// CUDA resources on device 0, or none when no device can be used (an error instead when
+/// cuda_required()). Only the device's absence is excused: an error in a call on the device is a
+/// failure.
 std::optional<dyng::resources> usable_gpu()
 {
   try {
     return dyng::resources::cuda(0);
   } catch (dyng::cuda_error const& e) {
-    std::string required = std::getenv("DYNG_REQUIRE_CUDA") != nullptr ? std::getenv("DYNG_REQUIRE_CUDA") : "";
-    for (char& c : required) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (required == "1" || required == "true" || required == "yes" || required == "on") throw;
+    if (cuda_required()) throw;
     std::cout << "cuda: skipped, no usable device (" << e.what() << ")\n";
     return std::nullopt;
   }

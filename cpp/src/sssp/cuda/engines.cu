@@ -1206,7 +1206,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
                              std::uint64_t{1} << (63 - d.zbits));
   c.far_step = step << d.zbits;
   c.gen = host.next_stamp;
-  c.round_base = c.gen + 1;          // frontier 0's stamp (an update's seeds)
+  c.round_base = c.gen + 1;            // frontier 0's stamp (an update's seeds)
   host.next_stamp = c.round_base + 1;  // finish adds the rounds' stamps
   c.ctr = device_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemsetAsync(c.ctr, 0, n_counters * sizeof(unsigned long long), s));
