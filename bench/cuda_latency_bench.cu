@@ -156,7 +156,7 @@ __global__ void launch_advance(launch_state* st, cudaGraphConditionalHandle loop
   cudaGraphSetConditional(loop, st->count[r % 3] != 0 ? 1u : 0u);
 }
 
-/// The engine's parts of a round (relax_round in sssp/cuda/engines.cu), as probe options.
+/// The engine's parts of a round (relax_round in sssp/cuda/detail/rounds.cuh), as probe options.
 enum round_part : unsigned {
   part_list = 1,    // the frontier is a list with a counter: the count, then the entry; an append
                     // takes a slot with an atomicAdd
