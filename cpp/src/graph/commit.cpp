@@ -441,8 +441,7 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
 {
   auto& ws = res.workspace();
   std::size_t const k = static_cast<std::size_t>(g.k);
-  bool const mosp = b.semantics() == batch_semantics::mosp;
-  bool const strict = b.policy() == missing_edge::error;
+  bool const strict = refuses_missing_edges(b);
   int const threads = commit_threads(res);
   commit_stats stats;
 
@@ -487,7 +486,7 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
     if (grp.erases == 0) continue;
     if (grp.copies == 0) {
       stats.ignored += static_cast<std::int64_t>(grp.erases);
-      if (!mosp && strict)
+      if (strict)
         for (auto i = grp.op_begin; i < grp.op_end; ++i)
           if (all_ops[po.perm[i]].kind == op_kind::erase) bad_del = std::min(bad_del, all_ops[po.perm[i]].row);
     } else {

@@ -113,6 +113,12 @@ graph host_copy(graph const& g);
 /// Checks a batch's shape against the graph (k, semantics): the start of every commit.
 /// @throws invalid_argument naming the mismatch.
 void check_batch_shape(graph_impl const& g, batch const& b);
+/// Whether a deletion or weight change of a missing edge refuses the batch: `missing_edge::error`
+/// under set semantics; mosp semantics ignore them (ADR 0002 items 7 and 8). Both commits ask this.
+inline bool refuses_missing_edges(batch const& b)
+{
+  return b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
+}
 /// The lists of a batch, in the order their rows are checked.
 enum class batch_list : std::uint8_t { deletion, insertion, weight_change };
 /// Checks one row (ids, weights); the device commit calls it for the first row its kernels

@@ -544,6 +544,42 @@ TEST_F(SsspCuda, DeviceCommitWordsEveryRefusalAsTheHost)
   }
 }
 
+// Batches both commits take: a deletion repeated, or an undirected edge deleted from both ends, is
+// ignored after the first (ADR 0002 item 7; the device refused it); under mosp semantics a missing
+// arc's deletion or weight change is ignored whatever the policy (item 8; the host refused the
+// weight change). The same rows and counts on both.
+TEST_F(SsspCuda, DeviceCommitTakesWhatTheHostTakes)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src{0, 1, 2}, dst{1, 2, 0};
+  std::vector<std::int32_t> w{1, 1, 1};
+  struct input {
+    bool directed;
+    batch b;
+  };
+  std::vector<input> const inputs{
+      {true, batch().erase(0, 1).erase(0, 1)},
+      {false, batch().erase(0, 1).erase(1, 0).insert(0, 2, 5.0)},
+      {false, batch().erase(1, 2).erase(1, 2).erase(2, 1).set_weights(2, 0, 3.0)},
+      {true, batch(1, batch_semantics::mosp).erase(1, 0).set_weights(2, 1, 4.0).set_weights(0, 1, 3.0)},
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    auto const& [directed, b] = inputs[i];
+    auto host = graph::from_edges(cpu, 3, src, dst, w, {.directed = directed});
+    auto dev = graph::from_edges(gpu, 3, src, dst, w, {.directed = directed});
+    commit_stats hs, ds;
+    ASSERT_NO_THROW(hs = host.commit(cpu, b)) << "batch " << i;
+    ASSERT_NO_THROW(ds = dev.commit(gpu, b)) << "batch " << i;
+    EXPECT_EQ(ds.deleted, hs.deleted) << "batch " << i;
+    EXPECT_EQ(ds.inserted, hs.inserted) << "batch " << i;
+    EXPECT_EQ(ds.reweighted, hs.reweighted) << "batch " << i;
+    EXPECT_EQ(ds.ignored, hs.ignored) << "batch " << i;
+    EXPECT_EQ(dev.to_csr().targets, host.to_csr().targets) << "batch " << i;
+    EXPECT_EQ(dev.to_csr().weights, host.to_csr().weights) << "batch " << i;
+  }
+}
+
 // Rows already in device memory (mosp's derived batches) take the same commit as a host batch.
 TEST_F(SsspCuda, DeviceRowsCommitLikeAHostBatch)
 {

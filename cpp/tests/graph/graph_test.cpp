@@ -398,6 +398,20 @@ TEST(GraphCommit, MissingEdgeErrorOrIgnore)
   expect_consistent(g);
 }
 
+// missing_edge::error applies under set semantics; mosp semantics ignore a deletion or a weight
+// change of a missing arc whatever the policy (ADR 0002 item 8), as the device commit does.
+TEST(GraphCommit, MospSemanticsIgnoreMissingEdgesWhateverThePolicy)
+{
+  auto g = small_directed();
+  batch b(1, batch_semantics::mosp, missing_edge::error);
+  b.erase(1, 0).set_weights(2, 0, 4.0).set_weights(0, 1, 3.0);
+  auto const st = g.commit(res(), b);
+  EXPECT_EQ(st.ignored, 2);
+  EXPECT_EQ(st.reweighted, 1);
+  EXPECT_FALSE(g.has_edge(2, 0));
+  expect_consistent(g);
+}
+
 TEST(GraphCommit, UndirectedChangesBothArcs)
 {
   std::vector<vertex_t> src{0, 1}, dst{1, 2};

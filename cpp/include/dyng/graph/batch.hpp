@@ -24,7 +24,8 @@ enum class batch_semantics {
   /// arcs u->v (a missing one, e.g. a duplicate line, is ignored); the surviving arcs keep their
   /// order. Then the insertions in batch order: an existing arc u->v (its first copy) gets the
   /// row's weights in place, a missing one is appended at the end of row u; so the last row for
-  /// an edge wins and a deleted-then-inserted edge moves to the end of its row. Self-loops and
+  /// an edge wins and a deleted-then-inserted edge moves to the end of its row (a weight change
+  /// of a missing arc is ignored, whatever the `missing_edge` policy). Self-loops and
   /// the parallel arcs of the input are kept. See docs/adr/0002 (also for the weight-increase
   /// mask, `detail::mosp_weight_increase_mask`).
   mosp,

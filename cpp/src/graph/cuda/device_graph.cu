@@ -196,16 +196,18 @@ __global__ void replay_groups(device_adjacency_view<W> adj, vertex_t n, arc_op c
       }
     outcome o{0, none, 0, 0, 0};
     bool original = copies > 0;  // the live copy, if any, is an original one (not appended)
+    bool erased = false;         // an earlier deletion in the group removed the arc
     for (std::int64_t q = p; q < nops && keys[q] == keys[p]; ++q) {
       arc_op const op = ops[perm[q]];
       if (op.kind == op_erase) {
-        if (copies == 0) {
-          if (strict) atomicMin(&status->first_bad_erase, op.batch_row);
+        if (copies == 0) {  // missing before the batch, or deleted again (fine, as on the host)
+          if (strict && !erased) atomicMin(&status->first_bad_erase, op.batch_row);
           else ++ignored;
         } else {
           if (original) o.removed += copies;  // every copy (one in a simple graph)
           copies = 0;
           original = false;
+          erased = true;
           o.appended = 0;
         }
       } else if (copies > 0) {  // insertion or change of an existing arc: the first copy's weights
@@ -1130,7 +1132,7 @@ template <class W>
 commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_store<W>& store, batch const& b)
 {
   check_batch_shape(g, b);  // ids and weights are checked on the device (stage_ops)
-  bool const strict = b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
+  bool const strict = refuses_missing_edges(b);
   commit_errors const errors{
       [&](batch_list list, std::uint32_t j) {
         check_batch_row(g, b, list, j);  // throws the host commit's message
