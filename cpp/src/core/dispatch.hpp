@@ -56,6 +56,9 @@ inline void check_placement(resources const& res, graph_impl const& g, std::stri
                std::string(what) + ": the graph lives in " + (device_graph ? "device" : "host") +
                    " memory and the resources are " + std::string(to_string(res.backend())) +
                    "; build the graph with the resources you " + std::string(verb) + " with");
+#if defined(DYNG_HAVE_CUDA)
+  if (device_graph) order_reads(res, g);  // the call may run on another stream than the last commit
+#endif
 }
 
 /// The pinned engine (binding: it raises if it cannot run), else the first of `ranked`.

@@ -1092,6 +1092,47 @@ TEST_F(SsspCuda, WorkStaysOnTheCallersStream)
 }
 
 
+// A commit or a clone returns with its writes enqueued on its stream; a call that reads the graph
+// on another stream waits for them on the device (graph/cuda: order_reads). Held deterministically:
+// the clone's copies queue behind a kernel that holds the graph's stream for ~0.5 s, and a compute
+// on a third stream must not finish before that kernel does.
+TEST_F(SsspCuda, ReadsOnAnotherStreamWaitForTheGraphsLastWrite)
+{
+  cudaStream_t streams[3] = {};
+  for (auto& s : streams) ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  {
+    auto const built_on = resources::cuda(0, streams[0]), committed_on = resources::cuda(0, streams[1]),
+               read_on = resources::cuda(0, streams[2]);
+    auto const cpu = resources::sequential();
+    test::generator gen(11), host_gen(11);
+    graph_spec const spec{.n = 20'000, .avg_degree = 4};
+    auto g = gen.make_graph(built_on, spec);
+    auto host = host_gen.make_graph(cpu, spec);
+    for (int step = 0; step < 3; ++step) {  // commits on one stream, reads on two others
+      auto const b = host_gen.make_batch(host, spec, 5'000);
+      (void)gen.make_batch(g, spec, 5'000);  // keeps the generators in step
+      g.commit(committed_on, b);
+      host.commit(cpu, b);
+      auto const r = sssp::compute(read_on, g, {});
+      EXPECT_TRUE(std::ranges::equal(r.distances<std::int64_t>(), sssp::compute(cpu, host, {}).distances<std::int64_t>()))
+          << "step " << step;
+      EXPECT_EQ(g.to_csr().targets, host.to_csr().targets) << "step " << step;
+    }
+    int* flags = nullptr;
+    ASSERT_EQ(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped), cudaSuccess);
+    flags[0] = flags[1] = 0;
+    hold<<<1, 1, 0, streams[0]>>>(flags, 1'000'000'000LL);  // not released: it ends by itself
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    auto const copy = g.clone();  // its copies wait on the graph's stream, behind the hold
+    auto const r = sssp::compute(read_on, copy, {});
+    EXPECT_EQ(static_cast<int volatile*>(flags)[1], 1) << "the compute read the clone before its copies ran";
+    EXPECT_TRUE(std::ranges::equal(r.distances<std::int64_t>(), sssp::compute(cpu, host, {}).distances<std::int64_t>()));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    cudaFreeHost(flags);
+  }
+  for (auto s : streams) cudaStreamDestroy(s);
+}
+
 // ---- device arrays (dyng/core/device_array.hpp): the result's arrays in place, their writer's
 // stream, owned snapshots, host copies and stream ordering.
 TEST_F(SsspCuda, DeviceArraysEqualTheHostArrays)

@@ -974,7 +974,9 @@ void plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n,
   DYNG_CUDA_TRY(cudaMemcpyAsync(pinned_status, p.status, sizeof(commit_status), cudaMemcpyDeviceToHost, s));
 }
 
-/// Re-lays every row with fresh slack (one scan, one copy pass); the old arrays are freed on the stream.
+/// Re-lays every row with fresh slack (one scan, one copy pass). The old arrays are freed on the
+/// stream they were made on, which need not be this commit's: the copy is waited for first (a
+/// regrow is rare; it waits once already, for the total capacity).
 template <class W>
 void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, vertex_t n, int k, edge_t burst)
 {
@@ -988,6 +990,7 @@ void regrow(resources const& res, device_adjacency<W>& adj, side_plan const& p, 
   auto rows = free_rows<W>(res, p.tag + ".scan", capacity, n, k);
   launch_strided(res, n, copy_rows<W>, adj.view(), static_cast<edge_t const*>(rows.begin.data()), rows.capacity,
                  rows.target.data(), rows.weight.data(), n, k);
+  synchronize(res);
   adj.begin = std::move(rows.begin);
   adj.target = std::move(rows.target);
   adj.weight = std::move(rows.weight);
@@ -1195,9 +1198,31 @@ void upload_to_device(resources const& res, graph_impl& g)
   g.device = std::move(dev);
 }
 
+device_store::~device_store()
+{
+  if (written != nullptr) static_cast<void>(cudaEventDestroy(written));
+}
+
+void order_reads(resources const& res, graph_impl const& g)
+{
+  if (g.device == nullptr || g.device->written == nullptr) return;
+  device_guard guard(res);
+  DYNG_CUDA_TRY(cudaStreamWaitEvent(stream_of(res), g.device->written, 0));
+}
+
+namespace {
+/// Marks the end of the work enqueued on `res`'s stream for the arrays' later readers (order_reads).
+void note_write(resources const& res, device_store& d)
+{
+  if (d.written == nullptr) DYNG_CUDA_TRY(cudaEventCreateWithFlags(&d.written, cudaEventDisableTiming));
+  DYNG_CUDA_TRY(cudaEventRecord(d.written, stream_of(res)));
+}
+}  // namespace
+
 host_csr device_to_csr(graph_impl const& g)
 {
   auto const& res = g.device->res;
+  order_reads(res, g);
   device_guard guard(res);
   return std::visit([&](auto const& d) { return compact(download_adjacency(res, d.out), g.n, g.k); }, g.device->s);
 }
@@ -1205,6 +1230,7 @@ host_csr device_to_csr(graph_impl const& g)
 std::shared_ptr<device_store> device_clone(graph_impl const& g)
 {
   auto const& res = g.device->res;
+  order_reads(res, g);
   device_guard guard(res);
   auto dev = std::make_shared<device_store>(res);
   std::visit(
@@ -1216,6 +1242,7 @@ std::shared_ptr<device_store> device_clone(graph_impl const& g)
         dev->s = std::move(c);
       },
       g.device->s);
+  note_write(res, *dev);
   return dev;
 }
 
@@ -1224,8 +1251,11 @@ commit_stats device_commit(resources const& res, graph_impl& g, batch const& b)
   DYNG_EXPECTS(res.backend() == backend::cuda && res.device() == g.device->res.device(),
                "graph::commit: the graph lives on CUDA device " + std::to_string(g.device->res.device()) +
                    "; commit with CUDA resources on that device");
+  order_reads(res, g);
   device_guard guard(res);
-  return std::visit([&](auto& store) { return commit_typed(res, g, store, b); }, g.device->s);
+  auto const stats = std::visit([&](auto& store) { return commit_typed(res, g, store, b); }, g.device->s);
+  note_write(res, *g.device);
+  return stats;
 }
 
 commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows)
@@ -1234,8 +1264,11 @@ commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows
                "graph::commit of device rows: the graph must live on the resources' CUDA device");
   auto* store = std::get_if<device_graph_store<std::int32_t>>(&g.device->s);
   DYNG_EXPECTS(store != nullptr, "graph::commit of device rows: the graph must have int32 weights");
+  order_reads(res, g);
   device_guard guard(res);
-  return commit_rows_typed(res, g, *store, rows);
+  auto const stats = commit_rows_typed(res, g, *store, rows);
+  note_write(res, *g.device);
+  return stats;
 }
 
 graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* src,

@@ -69,8 +69,15 @@ struct device_graph_store {
 
 struct device_store {
   explicit device_store(resources const& r) : res(r) {}
+  device_store(device_store const&) = delete;
+  device_store& operator=(device_store const&) = delete;
+  ~device_store();
   resources res;  // the device and stream the arrays belong to
   std::variant<device_graph_store<std::int32_t>, device_graph_store<double>> s;
+  /// Recorded after the last write that returns before it is done (a commit's rewrite of the
+  /// rows, a clone's copies): a call on any stream waits for it on the device (order_reads)
+  /// before it reads the graph. Null until then (a build returns complete).
+  cudaEvent_t written = nullptr;
 };
 
 }  // namespace dyng::detail
