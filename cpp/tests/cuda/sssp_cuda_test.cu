@@ -615,10 +615,12 @@ TEST_F(SsspCuda, DeviceRowsCommitLikeAHostBatch)
   EXPECT_EQ(dev.to_csr().targets, host.to_csr().targets);
   EXPECT_EQ(dev.to_csr().weights, host.to_csr().weights);
 
-  // Refused with nothing changed: an id out of range, a deletion of a missing edge.
+  // Refused with nothing changed: an id out of range, a deletion of a missing edge, insertions
+  // without weights.
   auto const before = dev.to_csr();
   EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {0, nullptr, nullptr, 1, bad, id, iw}), invalid_argument);
   EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {1, es, ed, 0, nullptr, nullptr, nullptr}), invalid_argument);
+  EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {0, nullptr, nullptr, 2, is, id, nullptr}), invalid_argument);
   EXPECT_EQ(dev.to_csr().targets, before.targets);
   EXPECT_EQ(dev.to_csr().weights, before.weights);
   EXPECT_EQ(dev.version(), version + 1);

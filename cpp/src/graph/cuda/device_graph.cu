@@ -19,7 +19,9 @@
 //      order, and records the change set the families read.
 // Families that derive a batch on the device (mosp's combined graph) commit it from device
 // memory through the same steps (device_commit_rows): no row reaches the host.
-// The result equals the host commit's (docs/adr/0002), row order included.
+// The rows equal the host commit's (docs/adr/0002), row order included, and so do the refusals;
+// the change set lists each changed arc once (docs/adr/0009 §2 has what differs in the counts).
+// A commit returns with step 5 enqueued; later reads on any stream wait for it (order_reads).
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -143,7 +145,7 @@ struct commit_status {
   std::uint32_t bad_row[3];        // per batch_list: the first row with an id or weight out of range
   std::uint32_t first_bad_erase;   // batch row of the first deletion of a missing edge (strict)
   std::uint32_t first_bad_change;  // batch row of the first weight change of a missing edge
-  std::uint32_t overflow;          // some row needs more than its slack
+  std::uint32_t overflow;          // some row needs more slots than it has
   unsigned long long ignored, removed, appended, reweighted;
   unsigned long long burst;  // the most arcs one row gains (regrow_slack)
 };
@@ -1017,8 +1019,6 @@ void apply_side(resources const& res, device_adjacency<W>& adj, vertex_t n, side
   launch_strided(res, p.nops, apply_rows<W>, rw);
 }
 
-std::string edge_str(vertex_t u, vertex_t v) { return "(" + std::to_string(u) + ", " + std::to_string(v) + ")"; }
-
 /// A host batch's columns in device memory: packed into one pinned buffer, one copy.
 batch_columns<double> upload_batch(resources const& res, batch const& b)
 {
@@ -1070,6 +1070,9 @@ commit_stats commit_columns(resources const& res, graph_impl& g, device_graph_st
   auto const s = stream_of(res);
   auto const k = static_cast<std::size_t>(g.k);
   auto const rows = cols.rows();
+  // Sorted positions, batch rows and weight indices are 32-bit (`none` is the largest).
+  DYNG_EXPECTS(2 * rows < static_cast<std::int64_t>(none), "graph::commit: a batch of " + std::to_string(rows) +
+                                                              " rows; a device commit takes fewer than 2^31, split it");
   auto const upserts = static_cast<std::size_t>(cols.insertions + cols.changes);
   if (cols.changes > 0) {
     auto* rank = scratch<std::uint32_t>(res, "graph.commit.change_rank", upserts);
@@ -1169,6 +1172,7 @@ commit_stats commit_rows_typed(resources const& res, graph_impl& g, device_graph
   auto const refuse = [](std::string const& what) {
     DYNG_EXPECTS(false, "graph::commit of device rows: " + what + "; the rows' producer must pass valid rows");
   };
+  if (rows.insertions > 0 && rows.insert_weights == nullptr) refuse("insertions without weights");
   commit_errors const errors{
       [&](batch_list list, std::uint32_t j) {
         refuse(std::string(list == batch_list::deletion ? "deletion " : "insertion ") + std::to_string(j) +
