@@ -4,6 +4,7 @@
 // wrapper. Included only by .cu files (public headers include no CUDA header).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -118,10 +119,11 @@ class device_buffer {
 /// so steady-state calls allocate nothing. Contents unspecified. Valid until the next call for
 /// the same slot with a larger size.
 void* device_scratch(resources const& r, std::string_view slot, std::size_t bytes);
+/// `count` elements of T, at least one (a kernel argument is never null, also for an empty list).
 template <class T>
 T* device_scratch(resources const& r, std::string_view slot, std::size_t count)
 {
-  return static_cast<T*>(device_scratch(r, slot, count * sizeof(T)));
+  return static_cast<T*>(device_scratch(r, slot, std::max<std::size_t>(count, 1) * sizeof(T)));
 }
 
 /// Pinned host scratch cached per resources object by slot (status words, counters read back).

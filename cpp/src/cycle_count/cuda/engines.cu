@@ -65,6 +65,7 @@ namespace {
 using dyng::detail::cub_call;
 using dyng::detail::device_graph_store;
 using dyng::detail::device_scratch;
+using dyng::detail::store_of;
 using dyng::detail::stream_of;
 
 constexpr int block_threads = 256;
@@ -620,11 +621,6 @@ struct host_state {
   std::uint64_t gen = 0;
 };
 
-template <class T>
-T* scratch(resources const& res, char const* slot, std::size_t count)
-{
-  return device_scratch<T>(res, slot, std::max<std::size_t>(count, 1));
-}
 
 template <bool Update, bool List, int KMax>
 void launch_items(resources const& res, kernel_args a)
@@ -644,9 +640,9 @@ void launch_items(resources const& res, kernel_args a)
   bool fresh = false;
   auto& st = res.workspace().get<host_state>("cycle_count.cuda.state", 1, &fresh)[0];
   if (fresh) st = host_state{};
-  a.stamp = scratch<std::uint32_t>(res, "cycle_count.cuda.stamp", need);
-  a.dist = scratch<std::int32_t>(res, "cycle_count.cuda.dist", need);
-  a.queue = scratch<vertex_t>(res, "cycle_count.cuda.queue", need);
+  a.stamp = device_scratch<std::uint32_t>(res, "cycle_count.cuda.stamp", need);
+  a.dist = device_scratch<std::int32_t>(res, "cycle_count.cuda.dist", need);
+  a.queue = device_scratch<vertex_t>(res, "cycle_count.cuda.queue", need);
   auto const last = st.gen + static_cast<std::uint64_t>(a.total) + 1;
   if (st.stamps_cleared < need || last >= std::numeric_limits<std::uint32_t>::max()) {
     // New memory, or generations about to wrap: clear for real (generations start at 1).
@@ -694,12 +690,6 @@ void read_back(out_words const& o, std::span<std::uint64_t> hist, stats& st, cha
   st.paths += static_cast<std::int64_t>(o.paths);
 }
 
-template <class W>
-device_graph_store<W> const& store_of(graph_impl const& g)
-{
-  return std::get<device_graph_store<W>>(g.device->s);
-}
-
 void check_device(resources const& res, graph_impl const& g)
 {
   DYNG_EXPECTS(g.device != nullptr && res.backend() == backend::cuda && res.device() == g.device->res.device(),
@@ -723,11 +713,11 @@ kernel_args root_items(resources const& res, graph_impl const& g, int k, long lo
   a.k = k;
   a.depth = a.k - 1;
   a.units = g.n;
-  auto* prefix = scratch<edge_t>(res, "cycle_count.cuda.prefix", static_cast<std::size_t>(store.out.capacity));
-  auto* width = scratch<long long>(res, "cycle_count.cuda.width0", static_cast<std::size_t>(g.n));
-  auto* parts = scratch<long long>(res, "cycle_count.cuda.parts0", static_cast<std::size_t>(g.n));
-  auto* offs = scratch<long long>(res, "cycle_count.cuda.offs0", static_cast<std::size_t>(g.n));
-  auto* out = scratch<out_words>(res, "cycle_count.cuda.out", 1);
+  auto* prefix = device_scratch<edge_t>(res, "cycle_count.cuda.prefix", static_cast<std::size_t>(store.out.capacity));
+  auto* width = device_scratch<long long>(res, "cycle_count.cuda.width0", static_cast<std::size_t>(g.n));
+  auto* parts = device_scratch<long long>(res, "cycle_count.cuda.parts0", static_cast<std::size_t>(g.n));
+  auto* offs = device_scratch<long long>(res, "cycle_count.cuda.offs0", static_cast<std::size_t>(g.n));
+  auto* out = device_scratch<out_words>(res, "cycle_count.cuda.out", 1);
   auto* total = dyng::detail::pinned_scratch<long long>(res, "cycle_count.cuda.total", 2);
   DYNG_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(out_words), s));
   a.chunk = default_chunk;
@@ -763,7 +753,7 @@ list_plan* upload_plan(resources const& res, list_pass const& pass, std::span<st
                        long long* entries)
 {
   auto* host = dyng::detail::pinned_scratch<list_plan>(res, "cycle_count.cuda.plan", 1);
-  auto* plan = scratch<list_plan>(res, "cycle_count.cuda.plan", 1);
+  auto* plan = device_scratch<list_plan>(res, "cycle_count.cuda.plan", 1);
   *host = list_plan{};  // the stream is idle here: every earlier pass ended with a synchronization
   std::copy(pass.prefix.begin(), pass.prefix.end(), host->prefix);
   long long total = 0;
@@ -789,7 +779,7 @@ list_pick select_typed(resources const& res, graph_impl const& g, list_pass cons
   a.list_length = pass.length;
   a.list_d = static_cast<int>(d);
   a.plan = upload_plan(res, pass, {}, nullptr);
-  a.bins = scratch<unsigned long long>(res, "cycle_count.cuda.bins", n);
+  a.bins = device_scratch<unsigned long long>(res, "cycle_count.cuda.bins", n);
   DYNG_CUDA_TRY(cudaMemsetAsync(a.bins, 0, n * sizeof(unsigned long long), s));
   if (d > 0) {
     // One unit, the root P[0]: its items are parts[root] (the inclusive scan of one entry).
@@ -804,11 +794,11 @@ list_pick select_typed(resources const& res, graph_impl const& g, list_pass cons
     a.total = items[0];
   }
   launch_for_k<false, true>(res, a);
-  auto* sums = scratch<unsigned long long>(res, "cycle_count.cuda.bin_sums", n);
+  auto* sums = device_scratch<unsigned long long>(res, "cycle_count.cuda.bin_sums", n);
   cub_call(res, "cycle_count.cuda.scan", [&](void* tmp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveSum(tmp, bytes, a.bins, sums, g.n, s);
   });
-  auto* picked = scratch<pick_words>(res, "cycle_count.cuda.pick", 1);
+  auto* picked = device_scratch<pick_words>(res, "cycle_count.cuda.pick", 1);
   pick_rank<<<1, 1, 0, s>>>(sums, a.bins, g.n, rank, picked);
   DYNG_CUDA_TRY(cudaGetLastError());
   auto* host = dyng::detail::pinned_scratch<out_words>(res, "cycle_count.cuda.out", 1);
@@ -882,12 +872,12 @@ device_lists build_lists(resources const& res, dyng::detail::device_change_set<W
   auto const s = stream_of(res);
   auto const size = static_cast<std::size_t>(ch.size);
   device_lists d;
-  auto* raw_del = scratch<std::uint64_t>(res, "cycle_count.cuda.raw_del", size);
-  auto* raw_ins = scratch<std::uint64_t>(res, "cycle_count.cuda.raw_ins", size);
-  auto* sorted = scratch<std::uint64_t>(res, "cycle_count.cuda.sorted", size);
-  d.del = scratch<std::uint64_t>(res, "cycle_count.cuda.del", size);
-  d.ins = scratch<std::uint64_t>(res, "cycle_count.cuda.ins", size);
-  auto* counts = scratch<long long>(res, "cycle_count.cuda.counts", 3);
+  auto* raw_del = device_scratch<std::uint64_t>(res, "cycle_count.cuda.raw_del", size);
+  auto* raw_ins = device_scratch<std::uint64_t>(res, "cycle_count.cuda.raw_ins", size);
+  auto* sorted = device_scratch<std::uint64_t>(res, "cycle_count.cuda.sorted", size);
+  d.del = device_scratch<std::uint64_t>(res, "cycle_count.cuda.del", size);
+  d.ins = device_scratch<std::uint64_t>(res, "cycle_count.cuda.ins", size);
+  auto* counts = device_scratch<long long>(res, "cycle_count.cuda.counts", 3);
   dyng::detail::launch_strided(res, ch.size, split_changes, ch.kind.data(), ch.src.data(), ch.dst.data(), ch.size,
                                raw_del, raw_ins);
   auto const sort_unique = [&](std::uint64_t const* in, std::uint64_t* result, long long* count) {
@@ -903,9 +893,9 @@ device_lists build_lists(resources const& res, dyng::detail::device_change_set<W
   sort_unique(raw_del, d.del, counts + 0);
   sort_unique(raw_ins, d.ins, counts + 1);
   // Touched vertices: the endpoints of both lists, sorted and unique.
-  auto* raw_t = scratch<std::uint32_t>(res, "cycle_count.cuda.raw_touched", 4 * size);
-  auto* sorted_t = scratch<std::uint32_t>(res, "cycle_count.cuda.sorted_touched", 4 * size);
-  d.touched = scratch<std::uint32_t>(res, "cycle_count.cuda.touched", 4 * size);
+  auto* raw_t = device_scratch<std::uint32_t>(res, "cycle_count.cuda.raw_touched", 4 * size);
+  auto* sorted_t = device_scratch<std::uint32_t>(res, "cycle_count.cuda.sorted_touched", 4 * size);
+  d.touched = device_scratch<std::uint32_t>(res, "cycle_count.cuda.touched", 4 * size);
   dyng::detail::launch_strided(res, 4 * ch.size, endpoints, d.del, d.ins, counts, ch.size, raw_t);
   cub_call(res, "cycle_count.cuda.sort", [&](void* tmp, std::size_t& bytes) {
     return cub::DeviceRadixSort::SortKeys(tmp, bytes, raw_t, sorted_t, 4 * ch.size, 0, 32, s);
@@ -925,10 +915,10 @@ device_lists build_lists(resources const& res, dyng::detail::device_change_set<W
   auto const reversed = [&](std::uint64_t const* list, long long count, char const* keys_slot, char const* rank_slot,
                             std::uint64_t*& keys, std::int32_t*& ranks) {
     auto const n = static_cast<std::size_t>(count);
-    auto* tmp_keys = scratch<std::uint64_t>(res, "cycle_count.cuda.rev_tmp", n);
-    auto* tmp_ranks = scratch<std::int32_t>(res, "cycle_count.cuda.rev_tmp_rank", n);
-    keys = scratch<std::uint64_t>(res, keys_slot, n);
-    ranks = scratch<std::int32_t>(res, rank_slot, n);
+    auto* tmp_keys = device_scratch<std::uint64_t>(res, "cycle_count.cuda.rev_tmp", n);
+    auto* tmp_ranks = device_scratch<std::int32_t>(res, "cycle_count.cuda.rev_tmp_rank", n);
+    keys = device_scratch<std::uint64_t>(res, keys_slot, n);
+    ranks = device_scratch<std::int32_t>(res, rank_slot, n);
     if (count == 0) return;
     dyng::detail::launch_strided(res, count, reversed_keys, list, count, tmp_keys, tmp_ranks);
     cub_call(res, "cycle_count.cuda.sort", [&](void* tmp, std::size_t& bytes) {
@@ -963,7 +953,7 @@ void update_typed(resources const& res, graph_impl const& g, std::span<std::uint
   base.depth = update_search_depth(k);
   base.chunk = default_chunk;
   kernel_args ph[2] = {base, base};
-  auto* out = scratch<out_words>(res, "cycle_count.cuda.out", 2);
+  auto* out = device_scratch<out_words>(res, "cycle_count.cuda.out", 2);
   auto* host = dyng::detail::pinned_scratch<out_words>(res, "cycle_count.cuda.out", 2);
   auto* total = dyng::detail::pinned_scratch<long long>(res, "cycle_count.cuda.total", 2);
   DYNG_CUDA_TRY(cudaMemsetAsync(out, 0, 2 * sizeof(out_words), s));
@@ -977,9 +967,9 @@ void update_typed(resources const& res, graph_impl const& g, std::span<std::uint
     ph[p].l = d.phase(p);
     ph[p].units = ph[p].l.n_extra;
     auto const units = static_cast<std::size_t>(ph[p].units);
-    width[p] = scratch<long long>(res, width_slot[p], units);
-    parts[p] = scratch<long long>(res, parts_slot[p], units);
-    offs[p] = scratch<long long>(res, offs_slot[p], units);
+    width[p] = device_scratch<long long>(res, width_slot[p], units);
+    parts[p] = device_scratch<long long>(res, parts_slot[p], units);
+    offs[p] = device_scratch<long long>(res, offs_slot[p], units);
     total[p] = 0;
   }
   bool done[2] = {false, false};

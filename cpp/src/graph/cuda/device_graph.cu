@@ -823,11 +823,6 @@ __global__ void apply_rows(row_rewriter<W> rw)
       [&](auto const& g, std::int64_t p) { rw.rewrite(g, rw.row_at(p)); });
 }
 
-template <class T>
-T* scratch(resources const& r, std::string const& slot, std::size_t count)
-{
-  return device_scratch<T>(r, slot, std::max<std::size_t>(count, 1));
-}
 
 /// A batch's rows in device memory, in dyng::batch's layout: every deletion, then the upserts
 /// (insertions and weight changes) in application order; weights row-major, k per row.
@@ -936,8 +931,8 @@ side_plan new_side(resources const& res, char const* side, std::int64_t nops)
   side_plan p;
   p.tag = std::string("graph.commit.") + side;
   p.nops = nops;
-  p.ops = scratch<arc_op>(res, p.tag + ".ops", static_cast<std::size_t>(nops));
-  p.status = scratch<commit_status>(res, p.tag + ".status", 1);
+  p.ops = device_scratch<arc_op>(res, p.tag + ".ops", static_cast<std::size_t>(nops));
+  p.status = device_scratch<commit_status>(res, p.tag + ".status", 1);
   return p;
 }
 
@@ -949,10 +944,10 @@ void plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n,
 {
   auto const s = stream_of(res);
   auto const count = static_cast<std::size_t>(p.nops);
-  auto* keys_in = scratch<std::uint64_t>(res, p.tag + ".keys_in", count);
-  auto* index_in = scratch<std::uint32_t>(res, p.tag + ".index_in", count);
-  p.keys = scratch<std::uint64_t>(res, p.tag + ".keys", count);
-  p.perm = scratch<std::uint32_t>(res, p.tag + ".perm", count);
+  auto* keys_in = device_scratch<std::uint64_t>(res, p.tag + ".keys_in", count);
+  auto* index_in = device_scratch<std::uint32_t>(res, p.tag + ".index_in", count);
+  p.keys = device_scratch<std::uint64_t>(res, p.tag + ".keys", count);
+  p.perm = device_scratch<std::uint32_t>(res, p.tag + ".perm", count);
   launch_strided(res, p.nops, make_keys, static_cast<arc_op const*>(p.ops), p.nops, n, keys_in, index_in);
   if (count > 0)
     cub_call(res, p.tag + ".sort", [&](void* tmp, std::size_t& bytes) {
@@ -960,11 +955,11 @@ void plan_side(resources const& res, device_adjacency<W> const& adj, vertex_t n,
     });
 
   auto const nn = static_cast<std::size_t>(n);
-  p.removed_in_row = scratch<std::uint32_t>(res, p.tag + ".removed", nn);
-  p.appended_in_row = scratch<std::uint32_t>(res, p.tag + ".appended", nn);
+  p.removed_in_row = device_scratch<std::uint32_t>(res, p.tag + ".removed", nn);
+  p.appended_in_row = device_scratch<std::uint32_t>(res, p.tag + ".appended", nn);
   DYNG_CUDA_TRY(cudaMemsetAsync(p.removed_in_row, 0, nn * sizeof(std::uint32_t), s));
   DYNG_CUDA_TRY(cudaMemsetAsync(p.appended_in_row, 0, nn * sizeof(std::uint32_t), s));
-  p.outcomes = scratch<outcome>(res, p.tag + ".outcomes", count);
+  p.outcomes = device_scratch<outcome>(res, p.tag + ".outcomes", count);
   launch_strided(res, p.nops, replay_groups<W>, adj.view(), n, static_cast<arc_op const*>(p.ops),
                  static_cast<std::uint32_t const*>(p.perm), static_cast<std::uint64_t const*>(p.keys), p.nops, staged, k,
                  strict, p.outcomes, p.removed_in_row, p.appended_in_row, p.status);
@@ -1026,7 +1021,7 @@ batch_columns<double> upload_batch(resources const& res, batch const& b)
                             2 * sizeof(vertex_t) * (b.deletions() + b.insertions() + b.weight_changes()) +
                             (b.weight_changes() > 0 ? b.upsert_order().size_bytes() : 0);
   auto* host = pinned_scratch<std::byte>(res, "graph.commit.batch", std::max<std::size_t>(bytes, 1));
-  auto* dev = scratch<std::byte>(res, "graph.commit.batch", bytes);
+  auto* dev = device_scratch<std::byte>(res, "graph.commit.batch", bytes);
   std::size_t at = 0;
   auto const put = [&]<class T>(std::span<T const> column) {  // doubles first: every column stays aligned
     if (!column.empty()) std::memcpy(host + at, column.data(), column.size_bytes());
@@ -1075,14 +1070,14 @@ commit_stats commit_columns(resources const& res, graph_impl& g, device_graph_st
                                                               " rows; a device commit takes fewer than 2^31, split it");
   auto const upserts = static_cast<std::size_t>(cols.insertions + cols.changes);
   if (cols.changes > 0) {
-    auto* rank = scratch<std::uint32_t>(res, "graph.commit.change_rank", upserts);
+    auto* rank = device_scratch<std::uint32_t>(res, "graph.commit.change_rank", upserts);
     cub_call(res, "graph.commit.rank", [&](void* tmp, std::size_t& bytes) {
       return cub::DeviceScan::ExclusiveSum(tmp, bytes, thrust::make_transform_iterator(cols.upsert_order, as_u32{}),
                                            rank, static_cast<std::int64_t>(upserts), s);
     });
     cols.change_rank = rank;
   }
-  auto* staged = scratch<W>(res, "graph.commit.weights", upserts * k);
+  auto* staged = device_scratch<W>(res, "graph.commit.weights", upserts * k);
   auto out_plan = new_side(res, "out", g.directed ? rows : 2 * rows);
   side_plan in_plan;
   if (g.directed) in_plan = new_side(res, "in", rows);
@@ -1120,7 +1115,7 @@ commit_stats commit_columns(resources const& res, graph_impl& g, device_graph_st
   reserve(res, ch.kind, changed);
   reserve(res, ch.old_w, changed * k);
   reserve(res, ch.new_w, changed * k);
-  auto* change_count = scratch<unsigned long long>(res, "graph.commit.change_count", 1);
+  auto* change_count = device_scratch<unsigned long long>(res, "graph.commit.change_count", 1);
   DYNG_CUDA_TRY(cudaMemsetAsync(change_count, 0, sizeof(unsigned long long), s));
   apply_side(res, store.out, g.n, out_plan, static_cast<W const*>(staged), g.k, &ch, change_count);
   if (g.directed) apply_side<W>(res, store.in, g.n, in_plan, staged, g.k, nullptr, nullptr);

@@ -80,4 +80,11 @@ struct device_store {
   cudaEvent_t written = nullptr;
 };
 
+/// The device arrays of a device graph whose weights are W.
+template <class W>
+device_graph_store<W> const& store_of(graph_impl const& g)
+{
+  return std::get<device_graph_store<W>>(g.device->s);
+}
+
 }  // namespace dyng::detail

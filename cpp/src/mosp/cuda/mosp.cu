@@ -337,16 +337,9 @@ __global__ void cost_round(std::int64_t const* acc, vertex_t const* jump, std::i
 
 // ---- host side ------------------------------------------------------------------------------
 
-dd::device_graph_store<W> const& store_of(graph const& g)
-{
-  return std::get<dd::device_graph_store<W>>(g.impl().device->s);
-}
+/// The arrays of a device graph of int32 weights (every mosp graph on the device).
+dd::device_graph_store<W> const& store_of(graph const& g) { return dd::store_of<W>(g.impl()); }
 
-template <class T>
-T* scratch(resources const& res, char const* slot, std::size_t count)
-{
-  return dd::device_scratch<T>(res, slot, std::max<std::size_t>(count, 1));
-}
 
 template <class T>
 void ensure_size(resources const& res, dd::device_buffer<T>& b, std::size_t count)
@@ -359,7 +352,7 @@ vertex_t* gather_parents(resources const& res, result& r)
 {
   auto& trees = access::trees(r);
   auto const n = static_cast<std::size_t>(trees.front().size());  // r.size() is the placeholder's at compute
-  auto* par = scratch<vertex_t>(res, "mosp.cuda.parents", n * trees.size());
+  auto* par = dd::device_scratch<vertex_t>(res, "mosp.cuda.parents", n * trees.size());
   for (std::size_t i = 0; i < trees.size(); ++i) {
     auto const* d = trees[i].device_arrays();
     DYNG_ASSERT(d != nullptr, "mosp.cuda: tree " + std::to_string(i) + " is not a CUDA result");
@@ -399,10 +392,10 @@ void device_costs(resources const& res, result& r)
   auto const cin = store_of(access::combined(r)).in.view();  // the combined graph is directed
   ensure_size(res, d.costs[0], nk);
   ensure_size(res, d.costs[1], nk);
-  vertex_t* jump[2] = {scratch<vertex_t>(res, "mosp.cuda.jump0", static_cast<std::size_t>(n)),
-                       scratch<vertex_t>(res, "mosp.cuda.jump1", static_cast<std::size_t>(n))};
+  vertex_t* jump[2] = {dd::device_scratch<vertex_t>(res, "mosp.cuda.jump0", static_cast<std::size_t>(n)),
+                       dd::device_scratch<vertex_t>(res, "mosp.cuda.jump1", static_cast<std::size_t>(n))};
   constexpr int max_rounds = 64;  // depth < 2^31: at most 32 rounds
-  auto* active = scratch<int>(res, "mosp.cuda.active", max_rounds);
+  auto* active = dd::device_scratch<int>(res, "mosp.cuda.active", max_rounds);
   DYNG_CUDA_TRY(cudaMemsetAsync(active, 0, max_rounds * sizeof(int), s));
   auto* seen = dd::pinned_scratch<int>(res, "mosp.cuda.active", 1);
   dd::launch_strided(res, n, cost_init, sssp::detail::device_parents(*ct.device_arrays()), r.source(), n, k, cin,
@@ -454,7 +447,7 @@ std::int64_t cuda_changed_tuples(resources const& res, result& r)
   dd::device_guard guard(res);
   auto const& d = *access::device(r);
   auto* par = gather_parents(res, r);
-  auto* changed = scratch<unsigned long long>(res, "mosp.cuda.changed", 1);
+  auto* changed = dd::device_scratch<unsigned long long>(res, "mosp.cuda.changed", 1);
   DYNG_CUDA_TRY(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), dd::stream_of(res)));
   dd::launch_strided(res, d.n, count_tuple_changes, static_cast<vertex_t const*>(d.tuple.data()),
                      static_cast<vertex_t const*>(par), d.n, d.k, changed);
@@ -494,17 +487,17 @@ void cuda_rebuild(resources const& res, graph const& g, result& r)
   {
     scoped_stage stage(res.profiler(), "mosp.combined");
     auto* par = gather_parents(res, r);
-    auto* count = scratch<edge_t>(res, "mosp.cuda.count", nn + 1);
-    auto* offset = scratch<edge_t>(res, "mosp.cuda.offset", nn + 1);
+    auto* count = dd::device_scratch<edge_t>(res, "mosp.cuda.count", nn + 1);
+    auto* offset = dd::device_scratch<edge_t>(res, "mosp.cuda.offset", nn + 1);
     dd::launch_strided(res, static_cast<std::int64_t>(n) + 1, store_tuples, static_cast<vertex_t const*>(par), n, k,
                        d.tuple.data(), count);
     exclusive_sum(res, "mosp.cuda.scan", count, offset, static_cast<std::int64_t>(n) + 1);
     edge_t* total_h = to_pinned(res, "mosp.cuda.total", offset + n, 1);
     dd::synchronize(res);
     auto const m = static_cast<std::size_t>(*total_h);
-    auto* src = scratch<vertex_t>(res, "mosp.cuda.src", m);
-    auto* dst = scratch<vertex_t>(res, "mosp.cuda.dst", m);
-    auto* w = scratch<W>(res, "mosp.cuda.w", m * (kk + 1));
+    auto* src = dd::device_scratch<vertex_t>(res, "mosp.cuda.src", m);
+    auto* dst = dd::device_scratch<vertex_t>(res, "mosp.cuda.dst", m);
+    auto* w = dd::device_scratch<W>(res, "mosp.cuda.w", m * (kk + 1));
     auto const& in = store_of(g).in_adj(g.impl().directed);
     dd::launch_strided(res, n, fill_arcs, static_cast<vertex_t const*>(d.tuple.data()), n, k,
                        static_cast<edge_t const*>(offset), in.view(), static_cast<int const*>(d.objectives.data()),
@@ -534,15 +527,15 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
   {
     scoped_stage stage(res.profiler(), "mosp.derive");
     auto* par = gather_parents(res, r);
-    auto* flag = scratch<std::uint8_t>(res, "mosp.cuda.flag", nn);
-    auto* changed = scratch<unsigned long long>(res, "mosp.cuda.changed", 1);
+    auto* flag = dd::device_scratch<std::uint8_t>(res, "mosp.cuda.flag", nn);
+    auto* changed = dd::device_scratch<unsigned long long>(res, "mosp.cuda.changed", 1);
     DYNG_CUDA_TRY(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), s));
     dd::launch_strided(res, n, mark_tuple_changes, static_cast<vertex_t const*>(d.tuple.data()),
                        static_cast<vertex_t const*>(par), n, k, flag, changed);
     auto const changes = store_of(g).changes.view();
     dd::launch_strided(res, changes.size, mark_changed_arcs, changes, static_cast<vertex_t const*>(par), n, k, flag);
-    auto* list = scratch<vertex_t>(res, "mosp.cuda.list", nn);
-    auto* selected = scratch<int>(res, "mosp.cuda.selected", 1);
+    auto* list = dd::device_scratch<vertex_t>(res, "mosp.cuda.list", nn);
+    auto* selected = dd::device_scratch<int>(res, "mosp.cuda.selected", 1);
     dd::cub_call(res, "mosp.cuda.select", [&](void* tmp, std::size_t& bytes) {
       return cub::DeviceSelect::Flagged(tmp, bytes, thrust::counting_iterator<vertex_t>(0), flag, list, selected,
                                         static_cast<int>(n), s);
@@ -555,10 +548,10 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
     auto const m = static_cast<std::int64_t>(*selected_h);
     if (m > 0) {
       auto const mm = static_cast<std::size_t>(m);
-      auto* erase_n = scratch<edge_t>(res, "mosp.cuda.count", mm + 1);
-      auto* upsert_n = scratch<edge_t>(res, "mosp.cuda.count2", mm + 1);
-      auto* erase_at = scratch<edge_t>(res, "mosp.cuda.offset", mm + 1);
-      auto* upsert_at = scratch<edge_t>(res, "mosp.cuda.offset2", mm + 1);
+      auto* erase_n = dd::device_scratch<edge_t>(res, "mosp.cuda.count", mm + 1);
+      auto* upsert_n = dd::device_scratch<edge_t>(res, "mosp.cuda.count2", mm + 1);
+      auto* erase_at = dd::device_scratch<edge_t>(res, "mosp.cuda.offset", mm + 1);
+      auto* upsert_at = dd::device_scratch<edge_t>(res, "mosp.cuda.offset2", mm + 1);
       dd::launch_strided(res, m + 1, count_rows, static_cast<vertex_t const*>(list), m,
                          static_cast<vertex_t const*>(d.tuple.data()), static_cast<vertex_t const*>(par), n, k, erase_n,
                          upsert_n);
@@ -569,11 +562,11 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
       dd::synchronize(res);
       auto const ne = static_cast<std::size_t>(counts_h[1]);
       auto const nu = static_cast<std::size_t>(counts_h[2]);
-      auto* esrc = scratch<vertex_t>(res, "mosp.cuda.src", ne);
-      auto* edst = scratch<vertex_t>(res, "mosp.cuda.dst", ne);
-      auto* usrc = scratch<vertex_t>(res, "mosp.cuda.src2", nu);
-      auto* udst = scratch<vertex_t>(res, "mosp.cuda.dst2", nu);
-      auto* uw = scratch<W>(res, "mosp.cuda.w", nu * (kk + 1));
+      auto* esrc = dd::device_scratch<vertex_t>(res, "mosp.cuda.src", ne);
+      auto* edst = dd::device_scratch<vertex_t>(res, "mosp.cuda.dst", ne);
+      auto* usrc = dd::device_scratch<vertex_t>(res, "mosp.cuda.src2", nu);
+      auto* udst = dd::device_scratch<vertex_t>(res, "mosp.cuda.dst2", nu);
+      auto* uw = dd::device_scratch<W>(res, "mosp.cuda.w", nu * (kk + 1));
       auto const& in = store_of(g).in_adj(g.impl().directed);
       dd::launch_strided(res, m, fill_rows, static_cast<vertex_t const*>(list), m, d.tuple.data(),
                          static_cast<vertex_t const*>(par), n, k, static_cast<edge_t const*>(erase_at),

@@ -87,6 +87,7 @@ namespace dyng::sssp::detail {
 
 using dyng::detail::device_buffer;
 using dyng::detail::device_graph_store;
+using dyng::detail::store_of;
 using dyng::detail::stream_of;
 
 /// A CUDA result's arrays.
@@ -531,12 +532,6 @@ int loop_in_groups(resources const& res, unsigned long long const* ring, Step st
     if (seen[0] == 0) return r;
     if (stop_total != nullptr && *stop_total >= 0 && static_cast<long long>(seen[1]) > *stop_total) return -1;
   }
-}
-
-template <class W>
-device_graph_store<W> const& store_of(dyng::detail::graph_impl const& g)
-{
-  return std::get<device_graph_store<W>>(g.device->s);
 }
 
 template <class W>
