@@ -22,7 +22,8 @@
 // Histograms. Counts go to per-thread counters, then to a block histogram in shared memory, and
 //   are merged once per block into the global histogram with atomicAdd; a wrap of that 64-bit
 //   sum is detected exactly (the partial sums only grow: the first sum past 2^64-1 shows as a
-//   result smaller than the old value) and raised as not_supported, as on the CPU.
+//   result smaller than the old value) and raised as not_supported, as on the CPU. (A block's
+//   shared sum is not checked: it would wrap only after one block found 2^64 cycles.)
 // Old graph without a copy. The update reads the device graph after the commit and the
 //   commit's `device_change_set`: CUB sorts and deduplicates the deleted and the inserted arcs
 //   into (u, v)-keyed lists (rank = position), (v, u)-keyed copies with ranks for in-rows, and
@@ -33,7 +34,8 @@
 //   prefixes. Stamps are generation-tagged (generation = base + item + 1), so a search starts
 //   in O(1); the base persists per resources object and the arrays are cleared only when new or
 //   before the 32-bit generation would wrap.
-// Host syncs: compute 2 (item count, results), update 3 (list sizes, item counts, results).
+// Host syncs: compute 2 (item count, results), update 3 (list sizes, item counts, results), and
+//   one more for each widening of the items' chunk (root_items, when a chunk makes too many).
 // Listing (list_cycles; docs/adr/0007, "Listing cycles"): the compute kernel instantiated with
 //   List = true, where a found cycle is tallied or written instead of counted. select, d = 0:
 //   per-root tallies of the cycles of length L (per thread per item, one atomicAdd per item);
