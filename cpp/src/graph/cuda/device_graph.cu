@@ -80,7 +80,7 @@ device_adjacency<W> upload_adjacency(resources const& r, adjacency<W>& a)
   d.target = upload(r, a.target);
   d.weight = upload(r, a.weight);
   d.capacity = a.capacity();
-  a = adjacency<W>{};  // the device copy is the graph now
+  a = adjacency<W>{};  // the device copy is the graph now (a copy from pageable memory has read it)
   return d;
 }
 
@@ -844,7 +844,7 @@ void upload_to_device(resources const& res, graph_impl& g)
         dev->s = std::move(d);
       },
       g.store);
-  synchronize(res);  // the host arrays are gone once this returns
+  synchronize(res);  // a graph returns complete from its build (order_reads waits only for writes after)
   g.device = std::move(dev);
 }
 
