@@ -25,22 +25,32 @@ CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
 CLI::Validator a_path();
 
-/// A run's output files (--out directory, --output file), removed again if the run fails, so a
-/// failed run leaves no partial results: a path the run created goes entirely; in a directory
-/// that existed, the files and folders the run added go (files it overwrote stay overwritten).
-/// Make one before writing; keep() once the run has succeeded.
+/// A run's output (the --out directory, or the --output file) is written to a staging path and
+/// moved into place by keep(), once the run has succeeded; a failed run removes the staging path
+/// and nothing else, so the output path is as it was (with a directory the run had to make, and
+/// the parents it made, gone again). Directory: an existing one stages in a hidden folder inside
+/// it, whose entries keep() moves up (replacing files of the same names); a new one is made and
+/// is its own staging. File: staged beside it, renamed over it by keep().
 class output_guard {
  public:
-  explicit output_guard(std::string const& path);  // empty: nothing to guard
+  enum class kind { directory, file };
+  /// `path` empty: nothing to guard, staging() is empty too.
+  /// @throws invalid_argument if a directory path names something that is not a directory.
+  output_guard(std::string const& path, kind what);
   output_guard(output_guard const&) = delete;
   output_guard& operator=(output_guard const&) = delete;
   ~output_guard();
-  void keep() noexcept { path_.clear(); }
+  /// Where the run writes its output.
+  [[nodiscard]] std::string const& staging() const noexcept { return staging_; }
+  /// Moves the staged output into place. @throws io_error if a move fails.
+  void keep();
 
  private:
   std::filesystem::path path_;
-  bool existed_ = false;
-  std::vector<std::filesystem::path> before_;  // what the directory held before the run
+  std::string staging_;
+  kind kind_ = kind::directory;
+  std::vector<std::filesystem::path> made_;  // directories this run created, outermost first
+  bool kept_ = false;
 };
 
 /// Options every subcommand that reads a graph shares.

@@ -148,7 +148,7 @@ int run_cycles(cycles_options const& o)
   auto l = load_graph(res, o, &load_ms);
   auto& g = l.g;
   cycle_count::params const p{.k = o.k};
-  output_guard written(o.output);  // a failed run leaves no partial histogram file
+  output_guard written(o.output, output_guard::kind::file);  // a failed run leaves the file as it was
 
   auto start = std::chrono::steady_clock::now();
   auto r = cycle_count::compute(res, g, p);
@@ -196,7 +196,7 @@ int run_cycles(cycles_options const& o)
     list_ms = elapsed_ms(start);
   }
 
-  if (!o.output.empty()) io::write_cycle_histogram(o.output, r.histogram());
+  if (!o.output.empty()) io::write_cycle_histogram(written.staging(), r.histogram());
   if (o.json) {
     report rep(true);
     rep.add("graph", l.description);

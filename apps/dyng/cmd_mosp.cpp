@@ -36,7 +36,7 @@ int run_mosp(mosp_options const& o)
                        .engine = cuda_engine_id(o.engine, res)};
 
   report out(o.json);
-  output_guard written(o.out);  // a failed run leaves no partial results
+  output_guard written(o.out, output_guard::kind::directory);  // a failed run changes nothing there
   add_input(out, gf, res, source);
   out.add_number("load", load_ms, "ms");
 
@@ -61,7 +61,7 @@ int run_mosp(mosp_options const& o)
   out.add("engine", r.last_stats().engine);
   out.add_timing("compute", summarize(times));
   out.add_number("combined arcs", static_cast<double>(r.combined_graph().num_edges()));
-  if (!o.out.empty()) mosp::write_files(o.out, r, "Original");
+  if (!o.out.empty()) mosp::write_files(written.staging(), r, "Original");
 
   bool const has_batch = o.batch.given();
   if (has_batch) {
@@ -92,7 +92,7 @@ int run_mosp(mosp_options const& o)
     auto const rt = summarize(recompute_ms);
     out.add_timing("recompute", rt);
     out.add_number("update/recompute", summarize(update_ms).min_ms / rt.min_ms);
-    if (!o.out.empty()) mosp::write_files(o.out, r, "Updated");
+    if (!o.out.empty()) mosp::write_files(written.staging(), r, "Updated");
   }
   vertex_t reached = 0;
   for (auto q : r.combined_tree().parents()) reached += q != no_vertex;

@@ -79,7 +79,7 @@ int run_sssp(sssp_options const& o)
   };
 
   report out(o.json);
-  output_guard written(o.out);  // a failed run leaves no partial results
+  output_guard written(o.out, output_guard::kind::directory);  // a failed run changes nothing there
   add_input(out, gf, res, source);
   out.add("objectives", o.objective);
   out.add_number("load", load_ms, "ms");
@@ -94,7 +94,7 @@ int run_sssp(sssp_options const& o)
   }
   out.add_timing("compute", summarize(times));
   out.add("engine", results.front().last_stats().engine);
-  if (!o.out.empty()) write_results(o.out, results, g.k(), "Original");
+  if (!o.out.empty()) write_results(written.staging(), results, g.k(), "Original");
 
   bool const has_batch = o.batch.given();
   if (has_batch) {
@@ -136,7 +136,7 @@ int run_sssp(sssp_options const& o)
     out.add_timing("recompute", rt);
     // The update commits the batch too, so it is compared with commit + recompute.
     out.add_number("update/(commit+recompute)", summarize(update_ms).min_ms / (summarize(commit_ms).min_ms + rt.min_ms));
-    if (!o.out.empty()) write_results(o.out, results, g.k(), "Updated");
+    if (!o.out.empty()) write_results(written.staging(), results, g.k(), "Updated");
   }
   // Of the final tree (after the batch, if any), as mosp reports it.
   vertex_t reached = 0;

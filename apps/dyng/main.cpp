@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include "cli.hpp"
 #include "dyng/core/error.hpp"
@@ -102,6 +103,10 @@ int main(int argc, char** argv)
          : *mp ? run_mosp(mosp)
          : *cy ? run_cycles(cycles)
                : run_sssp(sssp);
+  } catch (std::bad_alloc const&) {
+    std::fprintf(stderr, "dyng: error: out of memory: the input or the options (--random, --weight-columns, -k) ask for "
+                         "more memory than this process may have; use a smaller input or smaller options\n");
+    return 1;
   } catch (std::exception const& e) {
     std::fprintf(stderr, "dyng: error: %s\n", e.what());
     return 1;

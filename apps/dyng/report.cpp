@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include "cli.hpp"
@@ -368,30 +369,79 @@ void report::print() const
   for (auto const& [k, v] : text_) std::cout << k << std::string(width + 2 - k.size(), ' ') << v << "\n";
 }
 
-output_guard::output_guard(std::string const& path) : path_(path)
+namespace {
+/// A name no other run picks: the staging of a failed or concurrent run never collides.
+std::string staging_suffix()
 {
+  return ".dyng-partial-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
+}
+
+/// Moves `from`'s entries into `to` (made if missing), folders merged, files replaced.
+void move_into(std::filesystem::path const& from, std::filesystem::path const& to)
+{
+  namespace fs = std::filesystem;
+  fs::create_directories(to);
+  for (auto const& e : fs::directory_iterator(from)) {
+    auto const target = to / e.path().filename();
+    if (e.is_directory() && fs::is_directory(target)) {
+      move_into(e.path(), target);
+    } else {
+      if (fs::exists(fs::symlink_status(target))) fs::remove_all(target);
+      fs::rename(e.path(), target);
+    }
+  }
+}
+}  // namespace
+
+output_guard::output_guard(std::string const& path, kind what) : path_(path), kind_(what)
+{
+  namespace fs = std::filesystem;
   if (path_.empty()) return;
   std::error_code ec;
-  existed_ = std::filesystem::exists(path_, ec);
-  if (existed_ && std::filesystem::is_directory(path_, ec))
-    for (auto const& e : std::filesystem::recursive_directory_iterator(path_, ec)) before_.push_back(e.path());
-  std::sort(before_.begin(), before_.end());
+  if (what == kind::file) {
+    staging_ = path_.string() + staging_suffix();
+    return;
+  }
+  auto const status = fs::status(path_, ec);
+  if (fs::exists(status)) {
+    if (!fs::is_directory(status))
+      throw invalid_argument("--out " + path_.string() + ": exists and is not a directory; name a directory (made if missing)");
+    staging_ = (path_ / staging_suffix()).string();
+    return;
+  }
+  // A new directory: made now with the parents it lacks (removed again if the run fails).
+  for (auto p = path_; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    made_.insert(made_.begin(), p);
+    if (p == p.parent_path()) break;
+  }
+  io::make_directories(path_);
+  staging_ = path_.string();
+}
+
+void output_guard::keep()
+{
+  if (path_.empty() || kept_) return;
+  try {
+    if (kind_ == kind::file) {
+      if (std::filesystem::exists(staging_)) std::filesystem::rename(staging_, path_);
+    } else if (staging_ != path_.string() && std::filesystem::exists(staging_)) {
+      move_into(staging_, path_);
+      std::filesystem::remove_all(staging_);
+    }
+  } catch (std::filesystem::filesystem_error const& e) {
+    throw io_error("moving the output into " + path_.string() + " failed: " + e.code().message() +
+                   "; check that it is writable");
+  }
+  kept_ = true;
 }
 
 output_guard::~output_guard()
 {
-  if (path_.empty()) return;  // kept, or nothing written
+  if (path_.empty() || kept_) return;
+  // A failed run: the staging goes, and the directories the run made if nothing else is in them.
   std::error_code ec;
-  if (!existed_) {
-    std::filesystem::remove_all(path_, ec);
-    return;
-  }
-  std::vector<std::filesystem::path> added;
-  for (auto const& e : std::filesystem::recursive_directory_iterator(path_, ec))
-    if (!std::binary_search(before_.begin(), before_.end(), e.path())) added.push_back(e.path());
-  // Deepest first, so a folder the run made is empty when its turn comes.
-  std::sort(added.rbegin(), added.rend());
-  for (auto const& p : added) std::filesystem::remove_all(p, ec);
+  std::filesystem::remove_all(staging_, ec);
+  for (auto it = made_.rbegin(); it != made_.rend(); ++it) std::filesystem::remove(*it, ec);  // only if empty
 }
 
 }  // namespace dyng::cli

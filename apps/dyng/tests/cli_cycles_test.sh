@@ -59,6 +59,10 @@ expect_exit 1 "vertex id 9 is not in the graph \\(file ids 1..3" cycles "$tmp/ok
 expect_exit 2 "file: expected a path" cycles "" -k 3
 expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
 [[ ! -e $tmp/h.txt ]] || { echo "FAIL: a failed cycles run left $tmp/h.txt"; failures=$((failures + 1)); }
+echo "an earlier histogram" > "$tmp/h.txt"
+expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
+[[ $(cat "$tmp/h.txt") == "an earlier histogram" && $(ls "$tmp" | grep -c dyng-partial) == 0 ]] ||
+  { echo "FAIL: a failed cycles run changed $tmp/h.txt or left its staging"; failures=$((failures + 1)); }
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4
 expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }
