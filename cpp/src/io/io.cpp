@@ -100,18 +100,22 @@ std::filesystem::path triplet_file(std::filesystem::path const& dir, std::string
   return plain;
 }
 
-/// Whether `path` is one of the three files of a MOSP CSR triplet (`.txt` or `.txt.gz`) in a
-/// directory holding all three: such a path reads its directory, while a lone file of that name
-/// is judged by its extension as any other.
-bool is_triplet_file(std::filesystem::path const& path)
+/// Whether `path` has the name of one of the three files of a MOSP CSR triplet (`.txt` or `.txt.gz`).
+bool named_as_triplet_file(std::filesystem::path const& path)
 {
   auto const name = path.filename().string();
-  bool const named = std::ranges::any_of(triplet_stems, [&](std::string_view stem) {
+  return std::ranges::any_of(triplet_stems, [&](std::string_view stem) {
     auto const txt = std::string(stem) + ".txt";
     return name == txt || name == txt + ".gz";
   });
+}
+/// Whether `path` is one of the three files of a MOSP CSR triplet in a directory holding all
+/// three: such a path reads its directory, while a lone file of that name is judged by its
+/// extension as any other.
+bool is_triplet_file(std::filesystem::path const& path)
+{
   std::error_code ec;
-  if (!named || !std::filesystem::is_regular_file(path, ec)) return false;
+  if (!named_as_triplet_file(path) || !std::filesystem::is_regular_file(path, ec)) return false;
   return std::ranges::all_of(triplet_stems, [&](std::string_view stem) {
     return std::filesystem::is_regular_file(triplet_file(path.parent_path(), stem), ec);
   });
@@ -260,7 +264,13 @@ edge_list parse_bytes(std::string_view bytes, std::string_view name, format f, r
 edge_list parse_triplet(std::filesystem::path dir, read_options const& opts)
 {
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();  // a file of the triplet
+  if (!std::filesystem::is_directory(dir, ec)) {  // a file of the triplet, by its name
+    if (!named_as_triplet_file(dir))
+      throw io_error("'" + dir.string() + "': a MOSP CSR triplet (format csr) is read from its directory, holding "
+                     "graphCsrRowPtr.txt, graphCsrColInd.txt and graphCsrValues.txt, or from one of those files; "
+                     "name the directory");
+    dir = dir.parent_path();
+  }
   std::filesystem::path const paths[3] = {triplet_file(dir, triplet_stems[0]), triplet_file(dir, triplet_stems[1]),
                                           triplet_file(dir, triplet_stems[2])};
   std::string bytes[3], storage[3], names[3];

@@ -302,6 +302,16 @@ TEST(IoRead, MospTripletFileReadsItsDirectory)
   EXPECT_EQ(io::format_from_path(dir / "graphCsrValues.txt.gz"), io::format::mosp_csr);
   EXPECT_EQ(arcs_of(io::read_graph(res, dir / "graphCsrValues.txt.gz").graph), triplet);
   EXPECT_EQ(arcs_of(io::read_graph(res, row_ptr).graph), triplet);
+  // Format csr names the directory or a file of the triplet: another file beside it is refused,
+  // not read as its directory.
+  io::read_options csr;
+  csr.format = io::format::mosp_csr;
+  spit(dir / "mygraph.gr", "p sp 1 0\n");
+  auto const other = (dir / "mygraph.gr").string();
+  EXPECT_EQ(io_error_of([&] { (void)io::read_graph(res, other, csr); }),
+            "'" + other + "': a MOSP CSR triplet (format csr) is read from its directory, holding graphCsrRowPtr.txt, "
+                          "graphCsrColInd.txt and graphCsrValues.txt, or from one of those files; name the directory");
+  EXPECT_EQ(arcs_of(io::read_graph(res, row_ptr, csr).graph), triplet);
   // Without all three beside it, the name means nothing: the extension decides.
   fs::remove(dir / "graphCsrColInd.txt");
   EXPECT_EQ(io::format_from_path(dir / "graphCsrValues.txt.gz"), io::format::snap);
