@@ -210,6 +210,9 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
     throw invalid_argument("--weight-columns " + std::to_string(o.k) + ": " + path.string() + " has " +
                            std::to_string(gf.graph.k()) + " weight column(s) of its own; --weight-columns " +
                            "generates columns for unweighted files only");
+  if (o.weight_scale > 0 && !gf.file_weights)  // said rather than ignored: a scaled batch would not match
+    throw invalid_argument("--weight-scale: " + path.string() + " has no weights of its own to scale (they are " +
+                           "generated); drop --weight-scale");
   return gf;
 }
 

@@ -43,6 +43,9 @@ grep -q "times 100, rounded to integers; int32 weights" "$tmp/out" || { echo "FA
 grep -q "weights times 100" "$tmp/out" || { echo "FAIL: weight scale batch"; failures=$((failures + 1)); }
 check "weight scale mosp" "$dyng" mosp "$data/io/tiny_net.tntp" --weight-scale 100 --updates "$tmp/tntp-batch.txt" --verify
 expect_exit 1 "dyng: error: .*exceeds the int32 range" sssp "$data/io/tiny_net.tntp" --weight-scale 1e9
+# An unweighted file's weights are generated: a scale would apply to its batch alone.
+printf 'p tw 3 2\n1 2\n2 3\n' > "$tmp/unweighted.gr"
+expect_exit 1 "dyng: error: --weight-scale: .*unweighted.gr has no weights of its own to scale" sssp "$tmp/unweighted.gr" --weight-scale 100
 
 # Errors: exit 1 with 'dyng: error:' and the file; usage errors exit 2.
 expect_exit 1 "dyng: error: .*no-such-file" sssp no-such-file.gr

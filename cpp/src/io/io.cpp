@@ -249,7 +249,7 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
 
   std::string desc = el.summary + "; " + (directed ? "directed" : "undirected") + "; " + weights_desc + "; " +
                      std::string(dyng::to_string(wt)) + " weights";
-  return graph_file{std::move(g), el.format, el.id_offset, std::move(names), std::move(desc)};
+  return graph_file{std::move(g), el.format, el.id_offset, std::move(names), std::move(desc), weighted};
 }
 
 edge_list parse_bytes(std::string_view bytes, std::string_view name, format f, read_options const& opts)

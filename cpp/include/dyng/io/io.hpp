@@ -87,6 +87,7 @@ struct graph_file {
   std::int64_t id_offset;        ///< file id = vertex + id_offset (1 for 1-based formats)
   std::vector<std::string> weight_names;  ///< one per weight column
   std::string description;       ///< what was read and where the weights came from
+  bool file_weights = false;     ///< the weights are the file's (else generated, or every weight 1)
 };
 
 /// Reads a graph from a file, or from a directory holding the MOSP CSR triplet (each file may
