@@ -241,6 +241,11 @@ class Array:
 
         return np.asarray(self._host() == (other._host() if isinstance(other, Array) else other))
 
+    def __ne__(self, other: object) -> Any:  # elementwise too (Python's default negates __eq__'s truth)
+        import numpy as np
+
+        return np.asarray(self._host() != (other._host() if isinstance(other, Array) else other))
+
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:

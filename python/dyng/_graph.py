@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -287,6 +288,12 @@ def _enum(enum_type: Any, value: str, what: str) -> Any:
         raise InvalidArgumentError(f"{what}={value!r}; use one of {names}") from None
 
 
+class _Unset(enum.Enum):
+    """A parameter left out, where None has a meaning of its own."""
+
+    token = 0
+
+
 def as_graph(
     data: Any,
     *,
@@ -296,17 +303,20 @@ def as_graph(
     duplicates: Duplicates = "min_weight",
     source: str = "src",
     target: str = "dst",
-    weight: str | Sequence[str] | None = None,
+    weight: str | Sequence[str] | None | _Unset = _Unset.token,
     copy: bool | None = None,
     resources: Resources | None = None,
 ) -> Graph:
     """A dyng.Graph from any accepted input (returned as is if it already is one): arrays
-    ``(src, dst[, weights])``, SciPy sparse, NetworkX, pandas, pyarrow."""
+    ``(src, dst[, weights])``, SciPy sparse, NetworkX, pandas, pyarrow. ``weight`` names the
+    weight column(s) or edge attribute(s); left out, a NetworkX graph's ``"weight"`` attribute
+    and no column of a table; None: unweighted."""
     if isinstance(data, Graph):
         return data
-    nx_default = weight is None and type(data).__module__.startswith("networkx")
+    if weight is _Unset.token:
+        weight = "weight" if type(data).__module__.startswith("networkx") else None
     e = graph_input(data, n=n, directed=directed, weight_type=weight_type, copy=copy, source=source,
-                    target=target, weight="weight" if nx_default else weight)
+                    target=target, weight=weight)
     g = Graph.__new__(Graph)
     g._build(e, duplicates, resolve(resources))
     return g
@@ -455,34 +465,41 @@ class Batch:
     def missing(self) -> str:
         return str(self._b.policy.name)
 
+    # Reads of several lists take the lock too: another thread's row between them would tear them.
     def __len__(self) -> int:
-        return int(len(self._b))
+        with self._lock:
+            return int(len(self._b))
 
     @property
     def insertions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
         b = self._b
-        return b.insert_src(), b.insert_dst(), b.insert_weights().reshape(-1, self.k)
+        with self._lock:
+            return b.insert_src(), b.insert_dst(), b.insert_weights().reshape(-1, self.k)
 
     @property
     def deletions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-        return self._b.erase_src(), self._b.erase_dst()
+        with self._lock:
+            return self._b.erase_src(), self._b.erase_dst()
 
     @property
     def weight_changes(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
         b = self._b
-        return b.change_src(), b.change_dst(), b.change_weights().reshape(-1, self.k)
+        with self._lock:
+            return b.change_src(), b.change_dst(), b.change_weights().reshape(-1, self.k)
 
     def __repr__(self) -> str:
         b = self._b
-        return (f"dyng.Batch(k={self.k}, semantics={self.semantics!r}, missing={self.missing!r}: "
-                f"{b.insertions} insertions, {b.deletions} deletions, {b.weight_changes} weight changes)")
+        with self._lock:
+            counts = f"{b.insertions} insertions, {b.deletions} deletions, {b.weight_changes} weight changes"
+        return f"dyng.Batch(k={self.k}, semantics={self.semantics!r}, missing={self.missing!r}: {counts})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Insertions and weight changes are replayed in their original interleaving.
         b = self._b
-        return (_rebuild_batch, (self.k, self.semantics, self.missing, b.erase_src(), b.erase_dst(),
-                                 b.insert_src(), b.insert_dst(), b.insert_weights(), b.change_src(),
-                                 b.change_dst(), b.change_weights(), b.upsert_order()))
+        with self._lock:
+            return (_rebuild_batch, (self.k, self.semantics, self.missing, b.erase_src(), b.erase_dst(),
+                                     b.insert_src(), b.insert_dst(), b.insert_weights(), b.change_src(),
+                                     b.change_dst(), b.change_weights(), b.upsert_order()))
 
 
 def _weight_row(w: Any) -> Any:

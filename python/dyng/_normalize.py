@@ -316,6 +316,8 @@ def graph_input(
     copy = as_copy_flag(copy)
     if k is not None and (not is_int(k) or k < 1):
         raise InvalidArgumentError(f"k={k!r}; a graph has k >= 1 weight columns (an int)")
+    if weight_type not in (None, "int32", "float64"):  # checked here for graphs without weights too
+        raise InvalidArgumentError(f"weight_type={weight_type!r}; use 'int32', 'float64' or None")
     nodes: list[Any] | None = None
     names: tuple[str, ...] = ()
     directed_default = True

@@ -60,7 +60,7 @@ def _convert(G: Any, weight: str | None) -> Any:
 
     # On the host whatever the default: NetworkX graphs often carry float weights, which the
     # CUDA engines do not take, and the answer goes back to Python dicts anyway.
-    return as_graph(G, weight=weight if weight is not None else ["__dyng_unweighted__"], resources=host_resources())
+    return as_graph(G, weight=weight, resources=host_resources())  # None: unweighted, every weight 1
 
 
 class BackendInterface:

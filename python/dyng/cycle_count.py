@@ -62,7 +62,7 @@ def _stats(s: Any) -> Stats:
     return Stats(int(s.work_items), int(s.paths), int(s.deleted), int(s.inserted), str(s.engine))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CycleList:
     """Cycles of a graph (:func:`list_cycles`), CSR-like: cycle ``i`` is
     ``vertices[offsets[i]:offsets[i + 1]]``, written from its smallest vertex along its arcs
@@ -106,6 +106,19 @@ class CycleList:
     def __repr__(self) -> str:
         more = f", the first of {self.total}" if self.truncated else ""
         return f"dyng.cycle_count.CycleList({len(self)} cycles{more})"
+
+    def __eq__(self, other: object) -> bool:
+        """The same cycles and counts (``stats``, how they were found, aside)."""
+        if not isinstance(other, CycleList):
+            return NotImplemented
+        import numpy as np
+
+        return (self.total, self.truncated) == (other.total, other.truncated) and all(
+            np.array_equal(a.to_numpy(), b.to_numpy())
+            for a, b in ((self.offsets, other.offsets), (self.vertices, other.vertices),
+                         (self.histogram, other.histogram)))
+
+    __hash__ = None  # type: ignore[assignment]  # holds arrays, as Array does
 
 
 def _cycle_list(native: Any) -> CycleList:

@@ -66,6 +66,7 @@ def test_indexing_and_repr(arr: dyng.Array) -> None:
     assert arr[-1] == 8
     assert repr(arr) == "dyng.Array([0, 3, 1, 8], dtype=int64, device='cpu')"
     assert (arr == [0, 3, 1, 8]).all()
+    assert (arr != [0, 3, 0, 8]).tolist() == [False, False, True, False] and not (arr != arr).any()
 
 
 def test_snapshot_does_not_change_after_update() -> None:

@@ -276,6 +276,10 @@ def test_list_cycles_quick() -> None:
     first = dyng.cycle_count.list_cycles(g, 3, max_cycles=2)
     assert first.tolist() == [[0, 1], [1, 2]] and first.truncated and first.total == 3
     assert "the first of 3" in repr(first)
+    # Equal as cycles and counts (how they were found aside); unhashable, as the arrays they hold.
+    assert c == dyng.cycle_count.list_cycles(g, 3, max_cycles=10) and c != first and not (c != c)
+    with pytest.raises(TypeError):
+        hash(c)
 
 
 @settings(max_examples=80, deadline=None)

@@ -48,6 +48,11 @@ def test_networkx_input_with_labels_and_default_weight() -> None:
     assert dist(g) == [0, 3, 1, 4]
     u = dyng.Graph.from_networkx(nx.path_graph(3), weight=None)
     assert not u.directed and u.num_edges == 4
+    # weight=None is unweighted, also where the graph has "weight" attributes (it read them).
+    assert dist(dyng.Graph.from_networkx(G, weight=None)) == [0, 1, 1, 2]
+    assert dist(dyng.as_graph(G, weight=None)) == [0, 1, 1, 2] and dist(dyng.as_graph(G)) == [0, 3, 1, 4]
+    with pytest.raises(dyng.InvalidArgumentError, match="weight_type='int64'; use 'int32', 'float64' or None"):
+        dyng.Graph([0], [1], weight_type="int64")  # type: ignore[arg-type]
 
 
 def test_dlpack_producer_input() -> None:
