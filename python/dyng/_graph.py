@@ -184,7 +184,7 @@ class Graph:
 
     def has_edge(self, u: int, v: int) -> bool:
         """Whether the arc u -> v is stored (both directions of an undirected edge are)."""
-        return bool(self._g.has_edge(u, v))
+        return bool(self._g.has_edge(as_int32(u, "has_edge: u"), as_int32(v, "has_edge: v")))
 
     def _column(self, column: Any, what: str) -> Any:
         """A weight column given by its name (``info["weight_names"]``, e.g. a TNTP attribute) as

@@ -109,6 +109,13 @@ def as_count(x: Any, name: str, bits: int = 63) -> int:
     return int(x)
 
 
+def as_engine(engine: Any, family: str) -> str:
+    """An engine id for a family's params ("" when None: ranked), or a TypeError naming it."""
+    if engine is not None and not isinstance(engine, str):
+        raise TypeError(f"engine={engine!r}; give an engine id (dyng.{family}.engines()) or None")
+    return engine or ""
+
+
 def as_int32(x: Any, name: str) -> int:
     """A scalar id or column index: an int (or NumPy integer, not a bool) that fits int32, which
     libdyng checks against the graph; TypeError / InvalidArgumentError naming ``name`` otherwise

@@ -21,6 +21,8 @@ def update(graph: Graph, batch: Batch, results: Sequence[Any] = (), *, resources
     changed."""
     expect_instance(graph, Graph, "graph")
     b = as_batch(batch)
+    if hasattr(results, "_graph"):
+        raise TypeError("results must be a sequence of results; pass results=[result]")
     natives = []
     for i, r in enumerate(results):
         g = getattr(r, "_graph", None)

@@ -26,7 +26,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
 from ._graph import Batch, Graph, using
-from ._normalize import as_count, expect_instance, is_int
+from ._normalize import as_count, as_engine, expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -236,7 +236,7 @@ def compute(graph: Graph, k: int | None = 3, *, engine: str | None = None,
     core = _backend.native()
     p = core.CycleCountParams()
     p.k = _k(k)
-    p.engine = engine or ""
+    p.engine = as_engine(engine, "cycle_count")
     res = resolve(resources)
     with using(graph, res):
         r = core.cycle_count_compute(res._native, graph._g, p)
@@ -299,7 +299,7 @@ def list_cycles(graph: Graph | Result, k: int | None = 3, *, max_cycles: int, en
     graph = _check_graph(graph)
     p = core.CycleCountParams()
     p.k = _k(k)
-    p.engine = engine or ""
+    p.engine = as_engine(engine, "cycle_count")
     with using(graph, res):
         native = core.cycle_count_list_cycles(res._native, graph._g, p, cap)
     return _cycle_list(native)

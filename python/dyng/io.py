@@ -8,6 +8,7 @@ from typing import Literal, Sequence
 
 from . import _backend
 from ._graph import Batch, Graph, _enum, as_batch
+from ._normalize import expect_instance
 from ._resources import Resources, resolve
 
 __all__ = ["read", "read_batch", "write_graph", "write_batch", "FORMATS"]
@@ -36,7 +37,7 @@ def read(
     k: int = 1,
     random_weight_seed: int | None = None,
     file_weights: bool = True,
-    tntp_columns: Sequence[str] | None = None,
+    tntp_columns: str | Sequence[str] | None = None,
     weight_scale: float | None = None,
     resources: Resources | None = None,
 ) -> Graph:
@@ -58,8 +59,8 @@ def read(
     o.random_weight_seed = random_weight_seed
     o.file_weights = file_weights
     o.weight_scale = weight_scale
-    if tntp_columns is not None:
-        o.tntp_columns = list(tntp_columns)
+    if tntp_columns is not None:  # one name, or a sequence of names
+        o.tntp_columns = [tntp_columns] if isinstance(tntp_columns, str) else list(tntp_columns)
     with res._lock:
         res._sync_log_level()
         g, fmt, offset, names, desc = core.read_graph(res._native, os.fspath(path), o)
@@ -82,6 +83,7 @@ def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["
 
 def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None = None) -> None:
     """Writes ``graph`` as an edge list (format from the extension when None; `.gz` compresses)."""
+    expect_instance(graph, Graph, "graph")
     core = _backend.native()
     with graph._lock:
         core.write_graph(os.fspath(path), graph._g, _format(core, format))

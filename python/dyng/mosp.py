@@ -19,7 +19,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_int32, expect_instance, is_int
+from ._normalize import as_engine, as_int32, expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -180,9 +180,7 @@ def _int_list(values: Sequence[int] | None, what: str, bits: int) -> list[int]:
 def _params(core: Any, source: int, objectives: Sequence[Any] | None, pref: Sequence[int] | None,
             strategy: str, combined: str, engine: str | None = None) -> Any:
     p = core.MospParams()
-    if engine is not None and not isinstance(engine, str):
-        raise TypeError(f"engine={engine!r}; give an engine id (dyng.mosp.engines()) or None")
-    p.engine = engine or ""
+    p.engine = as_engine(engine, "mosp")
     p.source = as_int32(source, "source")
     p.objectives = _int_list(objectives, "objectives", 32)
     p.pref = _int_list(pref, "pref", 64)

@@ -14,7 +14,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_ids, as_int32, expect_instance
+from ._normalize import as_engine, as_ids, as_int32, expect_instance
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -152,7 +152,7 @@ def _params(core: Any, source: int, objective: int, engine: str | None, strategy
     p = core.SsspParams()
     p.source = as_int32(source, "source")
     p.objective = as_int32(objective, "objective")
-    p.engine = engine or ""
+    p.engine = as_engine(engine, "sssp")
     p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
     if isinstance(recompute_fraction, bool) or not isinstance(recompute_fraction, (int, float)):
         raise TypeError(f"recompute_fraction={recompute_fraction!r}; give a number >= 0")

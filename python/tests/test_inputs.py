@@ -387,3 +387,21 @@ def test_batch_from_pandas() -> None:
         dyng.Batch.from_pandas(insert=ins, source="u")
     with pytest.raises(TypeError, match="erase is a list, not a pandas DataFrame"):
         dyng.Batch.from_pandas(erase=[(0, 1)])
+
+
+def test_arguments_are_checked_by_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Each names its parameter (nanobind's "incompatible function arguments" names none).
+    g = dyng.Graph([0, 1], [1, 2])
+    with pytest.raises(TypeError, match=r"engine=5; give an engine id \(dyng.sssp.engines\(\)\)"):
+        dyng.sssp.compute(g, 0, engine=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"engine=5; give an engine id \(dyng.cycle_count.engines\(\)\)"):
+        dyng.cycle_count.compute(g, engine=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="has_edge: u must be an int"):
+        g.has_edge(1.0, 0)  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="has_edge: u=1099511627776 is out of range"):
+        g.has_edge(2**40, 0)
+    with pytest.raises(TypeError, match="graph must be a dyng.Graph, not list"):
+        dyng.io.write_graph(tmp_path / "g.txt", [1, 2])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"pass results=\[result\]"):
+        dyng.update(g, dyng.Batch(), results=dyng.sssp.compute(g, 0))  # type: ignore[arg-type]
+    assert g.version == 0  # refused before the commit
