@@ -2,8 +2,11 @@
 /// Single-source shortest paths on a dynamic graph: compute once, update after each batch.
 ///
 /// Distances: int64 for int32 weights, float64 for float64 weights; unreachable vertices have
-/// `infinity<D>()` (INT64_MAX or +inf). Parents follow one canonical rule, so every engine,
-/// backend and thread count gives the same tree, and an update equals a recompute exactly:
+/// `infinity<D>()` (INT64_MAX or +inf). float64 distances are IEEE sums: a path longer than the
+/// largest double sums to +inf and reads as unreachable, so keep float64 weights below
+/// DBL_MAX / (n - 1) (int64 distances of int32 weights cannot overflow). Parents follow one
+/// canonical rule, so every engine, backend and thread count gives the same tree, and an update
+/// equals a recompute exactly:
 ///
 ///   parent(v) = the lowest-id in-neighbour p with dist(p) + w(p, v) == dist(v) and
 ///               zeros(p) + [dist(p) + w(p, v) == dist(p)] == zeros(v);
