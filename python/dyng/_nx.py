@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._errors import InvalidArgumentError
 from ._nx_info import FUNCTIONS
 
 __all__ = ["backend_interface", "NxGraph"]
@@ -60,7 +61,14 @@ def _convert(G: Any, weight: str | None) -> Any:
 
     # On the host whatever the default: NetworkX graphs often carry float weights, which the
     # CUDA engines do not take, and the answer goes back to Python dicts anyway.
-    return as_graph(G, weight=weight, resources=host_resources())  # None: unweighted, every weight 1
+    try:  # None: unweighted, every weight 1
+        return as_graph(G, weight=weight, resources=host_resources())
+    except InvalidArgumentError as e:
+        # NetworkX takes any number; integers past int32 go to float64 weights (NetworkX's callers
+        # cannot pass weight_type), as exact as NetworkX's own sums up to 2^53.
+        if "beyond int32" not in str(e):
+            raise
+        return as_graph(G, weight=weight, weight_type="float64", resources=host_resources())
 
 
 class BackendInterface:

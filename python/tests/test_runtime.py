@@ -250,6 +250,11 @@ def test_networkx_backend_matches_networkx() -> None:
     for kwargs in ({}, {"weight": None}, {"weight": "cost"}, {}):
         assert nx.single_source_dijkstra_path_length(D, 0, backend="dyng", **kwargs) == \
             nx.single_source_dijkstra_path_length(D, 0, **kwargs), kwargs
+    # Integer weights past int32 (NetworkX's callers cannot ask for float64 weights themselves).
+    B = nx.DiGraph()
+    B.add_edge(0, 1, weight=2**40)
+    B.add_edge(1, 2, weight=3)
+    assert nx.single_source_dijkstra_path_length(B, 0, backend="dyng") == {0: 0, 1: 2**40, 2: 2**40 + 3}
 
 
 @_networkx_cache_note
