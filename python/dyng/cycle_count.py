@@ -25,7 +25,7 @@ from typing import Any, overload
 from . import _backend
 from ._array import Array
 from ._errors import InternalError, InvalidArgumentError
-from ._graph import Batch, Graph, using
+from ._graph import Batch, Graph, _Unset, using
 from ._normalize import as_count, as_engine, expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
@@ -269,8 +269,8 @@ def list_cycles(graph: Graph, k: int | None = 3, *, max_cycles: int, engine: str
 def list_cycles(graph: Result, *, max_cycles: int, resources: Resources | None = None) -> CycleList: ...
 
 
-def list_cycles(graph: Graph | Result, k: int | None = 3, *, max_cycles: int, engine: str | None = None,
-                resources: Resources | None = None) -> CycleList:
+def list_cycles(graph: Graph | Result, k: int | None | _Unset = _Unset.token, *, max_cycles: int,
+                engine: str | None = None, resources: Resources | None = None) -> CycleList:
     """The cycles themselves: the first ``max_cycles`` simple cycles of ``graph`` of lengths
     2..``k`` (``k=None``: every length) in canonical order -- each from its smallest vertex along
     its arcs, ordered by length, then lexicographically -- with the histogram of all of them and
@@ -288,7 +288,7 @@ def list_cycles(graph: Graph | Result, k: int | None = 3, *, max_cycles: int, en
     core = _backend.native()
     res = resolve(resources)
     if isinstance(graph, Result):
-        if k != 3 or engine is not None:
+        if k is not _Unset.token or engine is not None:
             raise TypeError("list_cycles(result, ...) takes the result's k and engine; pass no k or engine")
         r = graph
         g = r._graph
@@ -298,7 +298,7 @@ def list_cycles(graph: Graph | Result, k: int | None = 3, *, max_cycles: int, en
         return _cycle_list(native)
     graph = _check_graph(graph)
     p = core.CycleCountParams()
-    p.k = _k(k)
+    p.k = _k(3 if k is _Unset.token else k)
     p.engine = as_engine(engine, "cycle_count")
     with using(graph, res):
         native = core.cycle_count_list_cycles(res._native, graph._g, p, cap)

@@ -208,7 +208,7 @@ def engines(resources: Resources | None = None) -> list[str]:
     return list(_backend.native().sssp_engines(resolve(resources)._native))
 
 
-def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, objective: int = 0,
+def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, objective: int | str = 0,
                 canonicalize: bool = True, resources: Resources | None = None) -> Result:
     """Adopts distances and parents computed elsewhere, checked against ``graph`` by one
     sequential recompute; with ``canonicalize`` the parents are replaced by the canonical ones."""
@@ -223,7 +223,7 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
     if d.dtype not in (np.int64, np.float64):
         raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
     par = as_ids(parents, "parents", None)
-    p = _params(core, source, objective, None, "automatic", _DEFAULT_RECOMPUTE_FRACTION)
+    p = _params(core, source, graph._column(objective, "objective"), None, "automatic", _DEFAULT_RECOMPUTE_FRACTION)
     with using(graph, res):
         r = core.sssp_from_arrays(res._native, graph._g, p, d, par, canonicalize)
     return Result(r, graph)

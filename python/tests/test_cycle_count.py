@@ -328,6 +328,10 @@ def test_list_cycles_of_an_updated_result() -> None:
             for cap in (1, 5, 1000):
                 c = r.list_cycles(cap, resources=res)
                 assert c.tolist() == expected[:cap], f"step {step}"
+        # A result brings its own k: any k passed is refused, 3 as well (the graph form's default).
+        for k in (3, 4, None):
+            with pytest.raises(TypeError, match="takes the result's k and engine"):
+                dyng.cycle_count.list_cycles(r, k, max_cycles=5)  # type: ignore[call-overload]
                 assert c.tolist() == dyng.cycle_count.list_cycles(g, 4, max_cycles=cap, resources=res).tolist()
 
 
