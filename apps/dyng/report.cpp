@@ -235,6 +235,28 @@ void batch_options::add_to(CLI::App& app)
   del->needs(ins);
 }
 
+namespace {
+/// Every id of a batch file names a vertex of the graph: said with file ids and the file's flag
+/// (the commit would say it with 0-based ids).
+void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file)
+{
+  auto const check = [&](std::span<vertex_t const> ids, char const* row) {
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] >= n)  // ids below the offset are the reader's to refuse
+        throw invalid_argument(file + ": " + row + " " + std::to_string(i) + ": vertex id " +
+                               std::to_string(ids[i] + id_offset) + " is not in the graph (file ids " +
+                               std::to_string(id_offset) + ".." + std::to_string(n - 1 + id_offset) +
+                               "; a batch cannot add vertices)");
+  };
+  check(b.erase_src(), "deletion");
+  check(b.erase_dst(), "deletion");
+  check(b.insert_src(), "insertion");
+  check(b.insert_dst(), "insertion");
+  check(b.change_src(), "weight change");
+  check(b.change_dst(), "weight change");
+}
+}  // namespace
+
 batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, std::string* what) const
 {
   if (updates.empty() && insert.empty()) {
@@ -249,9 +271,11 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
     *what = updates + (ignore_missing ? ", absent edges skipped" : "");
     b = io::read_batch(updates, g.k(), batch_semantics::set, id_offset,
                        ignore_missing ? missing_edge::ignore : missing_edge::error);
+    check_batch_ids(b, g.num_vertices(), id_offset, "--updates " + updates);
   } else {
     *what = insert + " + " + remove + " (MOSP rules)";
     b = io::read_mosp_batch(insert, remove, g.k());
+    check_batch_ids(b, g.num_vertices(), 0, "--insert / --delete");  // the MOSP files are 0-based
   }
   if (go.weight_scale > 0) {
     b = io::scale_weights(b, go.weight_scale);

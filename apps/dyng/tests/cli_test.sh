@@ -50,7 +50,7 @@ expect_exit 1 "dyng: error: --weight-scale: .*unweighted.gr has no weights of it
 # Errors: exit 1 with 'dyng: error:' and the file; usage errors exit 2.
 expect_exit 1 "dyng: error: .*no-such-file" sssp no-such-file.gr
 printf '+ 1 999999 7\n' >"$tmp/bad.txt"
-expect_exit 1 "dyng: error: .*bad.txt.*file id = vertex \\+ 1" sssp --updates "$tmp/bad.txt"
+expect_exit 1 "dyng: error: --updates .*bad.txt: insertion 0: vertex id 999999 is not in the graph \\(file ids 1..3353; a batch cannot add vertices\\)" sssp --updates "$tmp/bad.txt"
 printf 'p sp 3 2\na 1 2 x\n' >"$tmp/bad.gr"
 expect_exit 1 "dyng: error: .*bad.gr:2" sssp "$tmp/bad.gr"
 expect_exit 1 "dyng: error: --source 0" sssp --source 0
