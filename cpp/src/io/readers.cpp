@@ -356,7 +356,7 @@ edge_list parse_tntp(std::string_view text, std::string_view name, parse_options
   el.format = format::tntp;
   el.id_offset = 1;
   el.float_weights = true;
-  std::int64_t n = -1, links = -1, first_thru = -1, links_line = 0;
+  std::int64_t n = -1, links = -1, first_thru = -1, links_line = 0, nodes_line = 0;
   bool metadata = true;
   std::vector<std::string> columns = {"init_node", "term_node", "capacity", "length", "free_flow_time",
                                       "b", "power", "speed", "toll", "link_type"};
@@ -398,9 +398,12 @@ edge_list parse_tntp(std::string_view text, std::string_view name, parse_options
       if (key == "END OF METADATA") {
         metadata = false;
       } else if (key == "NUMBER OF NODES") {
+        if (n >= 0) fail(name, ln, "a second <NUMBER OF NODES> (the first is line " + num(nodes_line) + ")");
         n = number();
+        nodes_line = ln;
         if (n > max_vertices) fail(name, ln, "count " + num(n) + " exceeds the supported maximum " + num(max_vertices));
       } else if (key == "NUMBER OF LINKS") {
+        if (links >= 0) fail(name, ln, "a second <NUMBER OF LINKS> (the first is line " + num(links_line) + ")");
         links = number();
         links_line = ln;
         reserve_rows(el.src, links, text.size(), 6);

@@ -598,6 +598,10 @@ INSTANTIATE_TEST_SUITE_P(
         error_case{"b.tntp", "<NUMBER OF NODES> 3\n<END OF METADATA>\n~ init_node term_node length ;\n1 2 4 ;\n",
                    "b.tntp:4: no column 'free_flow_time' (columns: init_node, term_node, length)"},
         error_case{"b.tntp", "<NUMBER OF NODES> x\n", "b.tntp:1: expected a non-negative integer after <NUMBER OF NODES>"},
+        error_case{"b.tntp", "<NUMBER OF NODES> 3\n<NUMBER OF NODES> 9\n",
+                   "b.tntp:2: a second <NUMBER OF NODES> (the first is line 1)"},
+        error_case{"b.tntp", "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 1\n<NUMBER OF LINKS> 2\n",
+                   "b.tntp:3: a second <NUMBER OF LINKS> (the first is line 2)"},
         error_case{"b.tntp", "NUMBER OF NODES 3\n", "b.tntp:1: expected '<KEY> value' or '<END OF METADATA>'"}));
 
 TEST(IoErrors, MissingFileNamesThePathAndARemedy)
