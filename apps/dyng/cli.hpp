@@ -35,7 +35,8 @@ class output_guard {
  public:
   enum class kind { directory, file };
   /// `path` empty: nothing to guard, staging() is empty too.
-  /// @throws invalid_argument if a directory path names something that is not a directory.
+  /// @throws invalid_argument if a directory path names something that is not a directory, or a
+  ///         file path a directory.
   output_guard(std::string const& path, kind what);
   output_guard(output_guard const&) = delete;
   output_guard& operator=(output_guard const&) = delete;

@@ -426,6 +426,8 @@ output_guard::output_guard(std::string const& path, kind what) : path_(path), ki
   if (path_.empty()) return;
   std::error_code ec;
   if (what == kind::file) {
+    if (fs::is_directory(path_, ec))
+      throw invalid_argument("--output " + path_.string() + ": is a directory; name a file");
     staging_ = path_.string() + staging_suffix();
     return;
   }
