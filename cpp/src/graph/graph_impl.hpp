@@ -132,8 +132,9 @@ void upload_to_device(resources const& res, graph_impl& g);      ///< moves the 
 host_csr device_to_csr(graph_impl const& g);                     ///< compact host copy
 std::shared_ptr<device_store> device_clone(graph_impl const& g);  ///< deep copy on the device
 commit_stats device_commit(resources const& res, graph_impl& g, batch const& b);
-/// Orders `res`'s stream after the graph's last device commit (which returns before its rewrite
-/// is done), on the device: every call that reads a device graph starts with it.
+/// Orders `res`'s stream after the graph's last write that returned before it was done (a
+/// commit's rewrite of the rows, a clone's copies), on the device: every call that reads a
+/// device graph starts with it.
 void order_reads(resources const& res, graph_impl const& g);
 #endif
 
