@@ -28,9 +28,9 @@ CLI::Validator a_path();
 /// A run's output (the --out directory, or the --output file) is written to a staging path and
 /// moved into place by keep(), once the run has succeeded; a failed run removes the staging path
 /// and nothing else, so the output path is as it was (with a directory the run had to make, and
-/// the parents it made, gone again). Directory: an existing one stages in a hidden folder inside
-/// it, whose entries keep() moves up (replacing files of the same names); a new one is made and
-/// is its own staging. File: staged beside it, renamed over it by keep().
+/// the parents it made, gone again). Directory: staged in a hidden folder inside it, whose
+/// entries keep() moves up (replacing files of the same names). File: staged beside it, renamed
+/// over it by keep().
 class output_guard {
  public:
   enum class kind { directory, file };
@@ -51,7 +51,6 @@ class output_guard {
   std::string staging_;
   kind kind_ = kind::directory;
   std::vector<std::filesystem::path> made_;  // directories this run created, outermost first
-  bool kept_ = false;
 };
 
 /// Options every subcommand that reads a graph shares.
@@ -98,6 +97,9 @@ struct batch_options {
 /// A rejected batch's message for the command line: where the batch came from, how the
 /// library's 0-based vertices map to file ids, and the flag that skips absent edges.
 std::string batch_context(invalid_argument const& e, std::string const& what, std::int64_t id_offset);
+/// Every id of a batch read from `file` (with `id_offset`) names one of the graph's `n` vertices.
+/// @throws invalid_argument naming the row and the id as file ids (a batch cannot add vertices).
+void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file);
 
 /// Appends to a random batch's description how many changes it got when the graph had room
 /// for fewer than `asked` (no more deletions than edges, no more insertions than free pairs).

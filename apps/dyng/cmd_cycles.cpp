@@ -52,17 +52,11 @@ loaded load_graph(resources const& res, cycles_options const& o, double* ms)
 }
 
 /// A batch file's ids are file ids; map them to vertices (compact ids for edge lists).
-batch map_batch(batch const& in, loaded const& l, missing_edge policy)
+batch map_batch(batch const& in, loaded const& l, missing_edge policy, std::string const& file)
 {
+  if (l.ids.empty()) check_batch_ids(in, l.g.num_vertices(), l.id_offset, "--updates " + file);
   auto const vertex = [&](vertex_t id) -> vertex_t {
-    if (l.ids.empty()) {  // ids read with the file's offset: vertices 0..n-1
-      if (id < 0 || id >= l.g.num_vertices())
-        throw invalid_argument("--updates: vertex id " + std::to_string(std::int64_t{id} + l.id_offset) +
-                               " is not in the graph (file ids " + std::to_string(l.id_offset) + ".." +
-                               std::to_string(std::int64_t{l.g.num_vertices()} - 1 + l.id_offset) +
-                               "; a batch cannot add vertices)");
-      return id;
-    }
+    if (l.ids.empty()) return id;  // read with the file's offset: vertices 0..n-1, checked above
     auto const it = std::lower_bound(l.ids.begin(), l.ids.end(), std::int64_t{id});
     if (it == l.ids.end() || *it != id)
       throw invalid_argument("--updates: vertex id " + std::to_string(id) +
@@ -167,7 +161,7 @@ int run_cycles(cycles_options const& o)
       if (!o.updates.empty()) {
         // Compacted edge lists map their ids in map_batch; the other formats shift them (DIMACS: 1-based).
         auto const offset = l.ids.empty() ? l.id_offset : 0;
-        return map_batch(io::read_batch(o.updates, 1, batch_semantics::set, offset), l, policy);
+        return map_batch(io::read_batch(o.updates, 1, batch_semantics::set, offset), l, policy, o.updates);
       }
       cycle_count::generator_options go{.deletions = o.deletes, .insertions = o.inserts, .seed = o.batch_seed};
       if (o.window > 0) go.window = o.window;

@@ -235,9 +235,7 @@ void batch_options::add_to(CLI::App& app)
   del->needs(ins);
 }
 
-namespace {
-/// Every id of a batch file names a vertex of the graph: said with file ids and the file's flag
-/// (the commit would say it with 0-based ids).
+// Said with file ids and the file's flag (the commit would say it with 0-based ids).
 void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file)
 {
   auto const check = [&](std::span<vertex_t const> ids, char const* row) {
@@ -255,7 +253,6 @@ void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::st
   check(b.change_src(), "weight change");
   check(b.change_dst(), "weight change");
 }
-}  // namespace
 
 batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, std::string* what) const
 {
@@ -431,42 +428,37 @@ output_guard::output_guard(std::string const& path, kind what) : path_(path), ki
     staging_ = path_.string() + staging_suffix();
     return;
   }
-  auto const status = fs::status(path_, ec);
-  if (fs::exists(status)) {
-    if (!fs::is_directory(status))
-      throw invalid_argument("--out " + path_.string() + ": exists and is not a directory; name a directory (made if missing)");
-    staging_ = (path_ / staging_suffix()).string();
-    return;
-  }
-  // A new directory: made now with the parents it lacks (removed again if the run fails).
-  for (auto p = path_; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
-    made_.insert(made_.begin(), p);
-    if (p == p.parent_path()) break;
-  }
+  if (fs::exists(path_, ec) && !fs::is_directory(path_, ec))
+    throw invalid_argument("--out " + path_.string() + ": exists and is not a directory; name a directory (made if missing)");
+  // Made now with the parents it lacks (removed again if the run fails); the staging inside it.
+  for (auto p = path_; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made_.insert(made_.begin(), p);
   io::make_directories(path_);
-  staging_ = path_.string();
+  staging_ = (path_ / staging_suffix()).string();
 }
 
 void output_guard::keep()
 {
-  if (path_.empty() || kept_) return;
+  namespace fs = std::filesystem;
+  if (path_.empty()) return;
   try {
-    if (kind_ == kind::file) {
-      if (std::filesystem::exists(staging_)) std::filesystem::rename(staging_, path_);
-    } else if (staging_ != path_.string() && std::filesystem::exists(staging_)) {
-      move_into(staging_, path_);
-      std::filesystem::remove_all(staging_);
+    if (fs::exists(staging_)) {  // something was written
+      if (kind_ == kind::file) {
+        fs::rename(staging_, path_);
+      } else {
+        move_into(staging_, path_);
+        fs::remove_all(staging_);
+      }
     }
-  } catch (std::filesystem::filesystem_error const& e) {
+  } catch (fs::filesystem_error const& e) {
     throw io_error("moving the output into " + path_.string() + " failed: " + e.code().message() +
                    "; check that it is writable");
   }
-  kept_ = true;
+  path_.clear();  // kept: the destructor has nothing to undo
 }
 
 output_guard::~output_guard()
 {
-  if (path_.empty() || kept_) return;
+  if (path_.empty()) return;
   // A failed run: the staging goes, and the directories the run made if nothing else is in them.
   std::error_code ec;
   std::filesystem::remove_all(staging_, ec);
