@@ -163,12 +163,30 @@ batch make_forward(graph_case const& c, benchmark::State const& state)
                                       .locality = static_cast<std::size_t>(state.range(1))}));
 }
 
-void BM_commit(benchmark::State& state, graph_case c, backend_case const* bc)
+/// range(0) new arcs out of one vertex (a hub appears; its inverse deletes them): thousands of
+/// operations on one row, which the commit must take in time linear in the row.
+batch make_hub(graph_case const& c, benchmark::State const& state)
+{
+  auto const& g = loaded(file_numbered(c), backends().front().res);
+  vertex_t const hub = 0;
+  batch b;
+  std::uint64_t x = 7;
+  while (b.insertions() < static_cast<std::size_t>(state.range(0))) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;  // a fixed sequence of targets
+    auto const v = static_cast<vertex_t>((x >> 33) % static_cast<std::uint64_t>(g.num_vertices()));
+    if (v != hub && !g.has_edge(hub, v)) b.insert(hub, v, static_cast<double>(1 + (x >> 20) % 100));
+  }
+  return for_case(c, b);
+}
+
+using batch_maker = batch (*)(graph_case const&, benchmark::State const&);
+
+void BM_commit(benchmark::State& state, graph_case c, backend_case const* bc, batch_maker make)
 {
   auto const& res = bc->res;
   auto g = loaded(c, res).clone();
   auto const size = static_cast<std::size_t>(state.range(0));
-  auto const fwd = make_forward(c, state);
+  auto const fwd = make(c, state);
   auto const back = inverse_of(g, fwd);
   g.commit(res, fwd);  // warm-up
   g.commit(res, back);
@@ -244,9 +262,12 @@ void register_all()
       std::string const tag = std::string(c.name) + "/" + b.name;
       benchmark::RegisterBenchmark(("sssp_compute/" + tag).c_str(), BM_compute, c, &b)
           ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
-      if (b.engine != "sssp.cuda.operators")  // one commit per backend: the engines share it
-        benchmark::RegisterBenchmark(("graph_commit/" + tag).c_str(), BM_commit, c, &b)
+      if (b.engine != "sssp.cuda.operators") {  // one commit per backend: the engines share it
+        benchmark::RegisterBenchmark(("graph_commit/" + tag).c_str(), BM_commit, c, &b, make_forward)
             ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(10)->UseRealTime();
+        benchmark::RegisterBenchmark(("graph_commit_hub/" + tag).c_str(), BM_commit, c, &b, make_hub)
+            ->Unit(benchmark::kMillisecond)->Arg(1000)->Arg(10000)->ArgName("arcs")->Iterations(10)->UseRealTime();
+      }
       benchmark::RegisterBenchmark(("sssp_update/" + tag).c_str(), BM_update, c, &b)
           ->Unit(benchmark::kMillisecond)->Apply(sizes)->Iterations(update_trials)->UseRealTime();
       if (b.engine == "sssp.cuda.fused")  // a host result's read is a span; the engines share the download

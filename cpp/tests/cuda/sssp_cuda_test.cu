@@ -120,6 +120,16 @@ class fused_grid_cap : public ::testing::Environment {
 };
 [[maybe_unused]] auto* const fused_grid_cap_env = ::testing::AddGlobalTestEnvironment(new fused_grid_cap);
 
+/// Whether two graphs hold the same rows, slot for slot (offsets, targets, weights).
+::testing::AssertionResult same_rows(graph const& a, graph const& b)
+{
+  auto const x = a.to_csr(), y = b.to_csr();
+  if (x.offsets != y.offsets) return ::testing::AssertionFailure() << "the row offsets differ";
+  if (x.targets != y.targets) return ::testing::AssertionFailure() << "the targets differ";
+  if (x.weights != y.weights) return ::testing::AssertionFailure() << "the weights differ";
+  return ::testing::AssertionSuccess();
+}
+
 /// Graphs made alike on the host and the device take the same batches (three in a row): the
 /// same rows after each commit, row order included.
 void expect_device_commits_like_host(graph_spec const& spec, std::uint64_t seed, std::size_t batch_size)
@@ -136,10 +146,7 @@ void expect_device_commits_like_host(graph_spec const& spec, std::uint64_t seed,
     (void)b.make_batch(dev, spec, batch_size, sem);  // keep the generators in step
     auto const hs = host.commit(cpu, bt);
     auto const ds = dev.commit(gpu, bt);
-    auto const hc = host.to_csr(), dc = dev.to_csr();
-    ASSERT_EQ(dc.offsets, hc.offsets) << test::describe(spec, seed) << " step " << step;
-    ASSERT_EQ(dc.targets, hc.targets) << test::describe(spec, seed) << " step " << step;
-    ASSERT_EQ(dc.weights, hc.weights) << test::describe(spec, seed) << " step " << step;
+    ASSERT_TRUE(same_rows(dev, host)) << test::describe(spec, seed) << " step " << step;
     EXPECT_EQ(ds.inserted, hs.inserted);
     EXPECT_EQ(ds.deleted, hs.deleted);
     // The host counts every row that changed an arc's weights, the device each arc once.
@@ -396,6 +403,18 @@ TEST_F(SsspCuda, DeviceBuiltGraphEqualsTheHostBuild)
   }
 }
 
+/// Vertex 0 a hub with an arc to every `every`-th vertex, the others on a ring 1 -> 2 -> ... -> 1.
+graph hub_and_ring(resources const& res, vertex_t n, vertex_t every, bool directed)
+{
+  std::vector<vertex_t> src, dst;
+  std::vector<std::int32_t> w;
+  for (vertex_t v = 1; v < n; ++v) {
+    if (v % every == 0) src.push_back(0), dst.push_back(v), w.push_back(1 + v % 50);
+    src.push_back(v), dst.push_back(v % (n - 1) + 1), w.push_back(1 + v % 7);
+  }
+  return graph::from_edges(res, n, src, dst, w, {.directed = directed});
+}
+
 // A hub's row takes hundreds of deletions, weight changes and insertions in one batch (the
 // device looks an arc's group up among its row's operations only): the same rows as the host,
 // and an update on the change set equal to the sequential engine's.
@@ -404,15 +423,9 @@ TEST_F(SsspCuda, DeviceCommitOfAHubRowEqualsHostCommit)
   auto const cpu = resources::sequential();
   auto const gpu = resources::cuda(0);
   vertex_t const n = 3000;
-  std::vector<vertex_t> src, dst;
-  std::vector<std::int32_t> w;
-  for (vertex_t v = 1; v < n; ++v) {
-    src.push_back(0), dst.push_back(v), w.push_back(1 + v % 50);             // the hub's row
-    src.push_back(v), dst.push_back(v % (n - 1) + 1), w.push_back(1 + v % 7);  // a ring
-  }
   for (bool directed : {true, false}) {
-    auto host = graph::from_edges(cpu, n, src, dst, w, {.directed = directed});
-    auto dev = graph::from_edges(gpu, n, src, dst, w, {.directed = directed});
+    auto host = hub_and_ring(cpu, n, 1, directed);
+    auto dev = hub_and_ring(gpu, n, 1, directed);
     auto const incremental = sssp::strategy::incremental;  // the update reads the change set, never recomputes
     auto host_tree = sssp::compute(cpu, host, {.source = 0, .strategy = incremental});
     auto dev_tree = sssp::compute(gpu, dev, {.source = 0, .engine = fused, .strategy = incremental});
@@ -424,13 +437,40 @@ TEST_F(SsspCuda, DeviceCommitOfAHubRowEqualsHostCommit)
     for (auto const* b : {&cut, &back}) {
       dyng::update(cpu, host, *b, host_tree);
       dyng::update(gpu, dev, *b, dev_tree);
-      auto const hc = host.to_csr(), dc = dev.to_csr();
-      ASSERT_EQ(dc.offsets, hc.offsets) << (directed ? "directed" : "undirected");
-      ASSERT_EQ(dc.targets, hc.targets) << (directed ? "directed" : "undirected");
-      ASSERT_EQ(dc.weights, hc.weights) << (directed ? "directed" : "undirected");
+      ASSERT_TRUE(same_rows(dev, host)) << (directed ? "directed" : "undirected");
       auto const same = [](auto x, auto y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
       EXPECT_TRUE(same(dev_tree.distances<std::int64_t>(), host_tree.distances<std::int64_t>()));
       EXPECT_TRUE(same(dev_tree.parents(), host_tree.parents()));
+    }
+  }
+}
+
+// Thousands of operations on one row (a new hub's arcs, in an order unlike the columns'; then
+// half of them deleted, and weight changes on an old hub): the commit looks each slot up among
+// its row's groups and ranks a long row's appends by a sort, so such a batch costs what its rows
+// do (each append once counted the row's earlier ones: quadratic). The same rows as the host.
+TEST_F(SsspCuda, DeviceCommitOfThousandsOfOperationsOnOneRowEqualsHostCommit)
+{
+  auto const cpu = resources::sequential();
+  auto const gpu = resources::cuda(0);
+  vertex_t const n = 12000;
+  batch grow(1, batch_semantics::set, missing_edge::ignore), shrink(1, batch_semantics::set, missing_edge::ignore);
+  for (vertex_t j = 0; j < 9000; ++j) {
+    // The new hub; columns in a scrambled order, the first thousand twice (the later weights win).
+    vertex_t const v = 2 + static_cast<vertex_t>((static_cast<std::int64_t>(j % 8000) * 7919) % (n - 2));
+    grow.insert(1, v, 1.0 + j % 90);
+    if (j % 2 == 0) shrink.erase(1, v);
+  }
+  for (vertex_t v = 3; v + 3 < n; v += 6) shrink.set_weights(0, v, 2.0 + v % 11), grow.erase(0, v + 3);
+  for (bool directed : {true, false}) {
+    auto host = hub_and_ring(cpu, n, 3, directed);
+    auto dev = hub_and_ring(gpu, n, 3, directed);
+    for (auto const* b : {&grow, &shrink, &grow}) {
+      auto const hs = host.commit(cpu, *b);
+      auto const ds = dev.commit(gpu, *b);
+      ASSERT_TRUE(same_rows(dev, host)) << (directed ? "directed" : "undirected");
+      EXPECT_EQ(ds.inserted, hs.inserted);
+      EXPECT_EQ(ds.deleted, hs.deleted);
     }
   }
 }
