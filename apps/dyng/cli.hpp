@@ -79,6 +79,14 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
 
 /// The batch options sssp and mosp share: a batch file (`--updates`), the MOSP pair
 /// (`--insert` and `--delete`), or a random batch (`--random`, anywhere or in a BFS ball).
+/// Where a command's batch came from, for its report and its refusals.
+struct batch_origin {
+  std::string what;        // the report's description
+  std::string file;        // the --updates file ("" for other batches)
+  io::batch_lines lines;   // each row's line in `file`
+  std::int64_t id_offset = 0;
+};
+
 struct batch_options {
   std::string updates, insert, remove;
   bool ignore_missing = false;
@@ -89,17 +97,24 @@ struct batch_options {
   void add_to(CLI::App& app);
   [[nodiscard]] bool given() const noexcept { return !updates.empty() || !insert.empty() || random > 0; }
   /// The batch for `g` (file ids shifted by `id_offset`; file weights scaled like the graph's
-  /// under --weight-scale; --updates' absent edges skipped under --ignore-missing), described
-  /// in `what`.
-  [[nodiscard]] batch make(graph_options const& go, graph const& g, std::int64_t id_offset, std::string* what) const;
+  /// under --weight-scale; --updates' absent edges skipped under --ignore-missing), and where it
+  /// came from in `origin`.
+  [[nodiscard]] batch make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const;
 };
 
-/// A rejected batch's message for the command line: where the batch came from, how the
-/// library's 0-based vertices map to file ids, and the flag that skips absent edges.
-std::string batch_context(invalid_argument const& e, std::string const& what, std::int64_t id_offset);
+/// A rejected batch's message for the command line. A deletion or weight change of an absent
+/// edge in an --updates file is named by its line and file ids (found on `g`, which the refused
+/// commit left as it was); any other refusal says where the batch came from and how the
+/// library's 0-based vertices map to file ids.
+std::string batch_context(invalid_argument const& e, batch_origin const& origin, graph const& g, batch const& b);
+/// The refusal of --updates `file`'s row at `line`, '-' or '=' of the edge u -> v (file ids): the
+/// edge is absent; the remedies.
+std::string absent_edge(std::string const& file, std::int64_t line, char op, std::int64_t u, std::int64_t v);
 /// Every id of a batch read from `file` (with `id_offset`) names one of the graph's `n` vertices.
-/// @throws invalid_argument naming the row and the id as file ids (a batch cannot add vertices).
-void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file);
+/// @throws invalid_argument naming the row (its line, with `lines`) and the id as file ids (a
+///         batch cannot add vertices).
+void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file,
+                     io::batch_lines const* lines = nullptr);
 
 /// Appends to a random batch's description how many changes it got when the graph had room
 /// for fewer than `asked` (no more deletions than edges, no more insertions than free pairs).

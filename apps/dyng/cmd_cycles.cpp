@@ -52,19 +52,21 @@ loaded load_graph(resources const& res, cycles_options const& o, double* ms)
 }
 
 /// A batch file's ids are file ids; map them to vertices (compact ids for edge lists).
-batch map_batch(batch const& in, loaded const& l, missing_edge policy, std::string const& file)
+batch map_batch(batch const& in, io::batch_lines const& lines, loaded const& l, missing_edge policy,
+                std::string const& file)
 {
-  if (l.ids.empty()) check_batch_ids(in, l.g.num_vertices(), l.id_offset, "--updates " + file);
-  auto const vertex = [&](vertex_t id) -> vertex_t {
+  if (l.ids.empty()) check_batch_ids(in, l.g.num_vertices(), l.id_offset, "--updates " + file, &lines);
+  auto const vertex = [&](vertex_t id, std::int64_t line) -> vertex_t {
     if (l.ids.empty()) return id;  // read with the file's offset: vertices 0..n-1, checked above
     auto const it = std::lower_bound(l.ids.begin(), l.ids.end(), std::int64_t{id});
     if (it == l.ids.end() || *it != id)
-      throw invalid_argument("--updates: vertex id " + std::to_string(id) +
-                             " is not in the graph file (a batch cannot add vertices)");
+      throw invalid_argument("--updates " + file + " line " + std::to_string(line) + ": vertex id " +
+                             std::to_string(id) + " is not in the graph file (a batch cannot add vertices)");
     return static_cast<vertex_t>(it - l.ids.begin());
   };
   batch out(1, batch_semantics::set, policy);
-  for (std::size_t i = 0; i < in.deletions(); ++i) out.erase(vertex(in.erase_src()[i]), vertex(in.erase_dst()[i]));
+  for (std::size_t i = 0; i < in.deletions(); ++i)
+    out.erase(vertex(in.erase_src()[i], lines.deletions[i]), vertex(in.erase_dst()[i], lines.deletions[i]));
   if (policy == missing_edge::error) {
     // Checked here, so that the message names file ids and this command's flag (the library's
     // names vertices and its policy).
@@ -75,13 +77,12 @@ batch map_batch(batch const& in, loaded const& l, missing_edge policy, std::stri
       auto const u = static_cast<std::size_t>(out.erase_src()[i]);
       auto const first = csr.targets.begin() + csr.offsets[u], last = csr.targets.begin() + csr.offsets[u + 1];
       if (std::find(first, last, out.erase_dst()[i]) == last)
-        throw invalid_argument("--updates: deletion " + std::to_string(i) + " of edge (" +
-                               std::to_string(shown(in.erase_src()[i])) + ", " +
-                               std::to_string(shown(in.erase_dst()[i])) +
-                               "): the graph has no such edge; remove it, or pass --ignore-missing");
+        throw invalid_argument(
+            absent_edge(file, lines.deletions[i], '-', shown(in.erase_src()[i]), shown(in.erase_dst()[i])));
     }
   }
-  for (std::size_t i = 0; i < in.insertions(); ++i) out.insert(vertex(in.insert_src()[i]), vertex(in.insert_dst()[i]), 1.0);
+  for (std::size_t i = 0; i < in.insertions(); ++i)
+    out.insert(vertex(in.insert_src()[i], lines.insertions[i]), vertex(in.insert_dst()[i], lines.insertions[i]), 1.0);
   return out;
 }
 
@@ -161,7 +162,9 @@ int run_cycles(cycles_options const& o)
       if (!o.updates.empty()) {
         // Compacted edge lists map their ids in map_batch; the other formats shift them (DIMACS: 1-based).
         auto const offset = l.ids.empty() ? l.id_offset : 0;
-        return map_batch(io::read_batch(o.updates, 1, batch_semantics::set, offset), l, policy, o.updates);
+        io::batch_lines lines;
+        auto const read = io::read_batch(o.updates, 1, batch_semantics::set, offset, missing_edge::error, &lines);
+        return map_batch(read, lines, l, policy, o.updates);
       }
       cycle_count::generator_options go{.deletions = o.deletes, .insertions = o.inserts, .seed = o.batch_seed};
       if (o.window > 0) go.window = o.window;

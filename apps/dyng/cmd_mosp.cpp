@@ -65,16 +65,16 @@ int run_mosp(mosp_options const& o)
 
   bool const has_batch = o.batch.given();
   if (has_batch) {
-    std::string what;
-    auto const b = o.batch.make(o.graph, g, gf.id_offset, &what);
-    add_batch(out, b, what);
+    batch_origin origin;
+    auto const b = o.batch.make(o.graph, g, gf.id_offset, &origin);
+    add_batch(out, b, origin.what);
     progress("updating");
     auto const compute_on = [&](graph const& on) { return mosp::compute(res, on, p); };
     auto const update_ms = time_updates(res, g, r, o.repeat, profile, compute_on, [&](graph& on, mosp::result& trial) {
       try {
         dyng::update(res, on, b, trial);
       } catch (invalid_argument const& e) {
-        throw invalid_argument(batch_context(e, what, gf.id_offset));
+        throw invalid_argument(batch_context(e, origin, on, b));  // a refused batch left `on` as it was
       }
     });
     out.add_timing("update", summarize(update_ms));

@@ -33,14 +33,14 @@ std::vector<int> objectives_of(std::string const& spec, int k)
 /// Runs `dyng::update` over every result in the vector (one commit for all). A rejected batch
 /// names where it came from and how its ids map, since libdyng speaks in 0-based vertices.
 void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp::result>& rs,
-                std::string const& what, std::int64_t id_offset)
+                batch_origin const& origin)
 {
   std::vector<result_base*> ptrs;
   for (auto& r : rs) ptrs.push_back(&r);
   try {
     dyng::detail::update_all(res, g, b, ptrs);
   } catch (invalid_argument const& e) {
-    throw invalid_argument(batch_context(e, what, id_offset));
+    throw invalid_argument(batch_context(e, origin, g, b));
   }
 }
 
@@ -98,9 +98,9 @@ int run_sssp(sssp_options const& o)
 
   bool const has_batch = o.batch.given();
   if (has_batch) {
-    std::string what;
-    auto const b = o.batch.make(o.graph, g, gf.id_offset, &what);
-    add_batch(out, b, what);
+    batch_origin origin;
+    auto const b = o.batch.make(o.graph, g, gf.id_offset, &origin);
+    add_batch(out, b, origin.what);
     // Commit alone, on clones (untimed copies).
     std::vector<double> commit_ms;
     for (int t = 0; t < o.repeat; ++t) {
@@ -109,7 +109,7 @@ int run_sssp(sssp_options const& o)
       try {
         copy.commit(res, b);
       } catch (invalid_argument const& e) {
-        throw invalid_argument(batch_context(e, what, gf.id_offset));
+        throw invalid_argument(batch_context(e, origin, g, b));
       }
       commit_ms.push_back(elapsed_ms(start));
     }
@@ -117,7 +117,7 @@ int run_sssp(sssp_options const& o)
     // Commit + update of every result.
     progress("updating");
     auto const update_ms = time_updates(res, g, results, o.repeat, profile, compute_all, [&](graph& on, auto& rs) {
-      update_all(res, on, b, rs, what, gf.id_offset);
+      update_all(res, on, b, rs, origin);
     });
     out.add_timing("update", summarize(update_ms));
     auto const& s = results.front().last_stats();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "cli.hpp"
@@ -236,26 +237,30 @@ void batch_options::add_to(CLI::App& app)
 }
 
 // Said with file ids and the file's flag (the commit would say it with 0-based ids).
-void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file)
+void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file,
+                     io::batch_lines const* lines)
 {
-  auto const check = [&](std::span<vertex_t const> ids, char const* row) {
+  auto const check = [&](std::span<vertex_t const> ids, char const* row, std::vector<std::int64_t> const* at) {
     for (std::size_t i = 0; i < ids.size(); ++i)
       if (ids[i] >= n)  // ids below the offset are the reader's to refuse
-        throw invalid_argument(file + ": " + row + " " + std::to_string(i) + ": vertex id " +
-                               std::to_string(ids[i] + id_offset) + " is not in the graph (file ids " +
+        throw invalid_argument(file + (at ? " line " + std::to_string((*at)[i]) : ": " + std::string(row) + " " +
+                                                                                    std::to_string(i)) +
+                               ": vertex id " + std::to_string(ids[i] + id_offset) + " is not in the graph (file ids " +
                                std::to_string(id_offset) + ".." + std::to_string(n - 1 + id_offset) +
                                "; a batch cannot add vertices)");
   };
-  check(b.erase_src(), "deletion");
-  check(b.erase_dst(), "deletion");
-  check(b.insert_src(), "insertion");
-  check(b.insert_dst(), "insertion");
-  check(b.change_src(), "weight change");
-  check(b.change_dst(), "weight change");
+  check(b.erase_src(), "deletion", lines ? &lines->deletions : nullptr);
+  check(b.erase_dst(), "deletion", lines ? &lines->deletions : nullptr);
+  check(b.insert_src(), "insertion", lines ? &lines->insertions : nullptr);
+  check(b.insert_dst(), "insertion", lines ? &lines->insertions : nullptr);
+  check(b.change_src(), "weight change", lines ? &lines->weight_changes : nullptr);
+  check(b.change_dst(), "weight change", lines ? &lines->weight_changes : nullptr);
 }
 
-batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, std::string* what) const
+batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const
 {
+  origin->id_offset = id_offset;
+  std::string* what = &origin->what;
   if (updates.empty() && insert.empty()) {
     *what = "random: " + std::to_string(random) + " changes, insert fraction " + std::to_string(insert_fraction) +
             ", seed " + std::to_string(seed) + (locality ? ", local ball of " + std::to_string(locality) : "");
@@ -266,9 +271,10 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
   batch b;
   if (!updates.empty()) {
     *what = updates + (ignore_missing ? ", absent edges skipped" : "");
+    origin->file = updates;
     b = io::read_batch(updates, g.k(), batch_semantics::set, id_offset,
-                       ignore_missing ? missing_edge::ignore : missing_edge::error);
-    check_batch_ids(b, g.num_vertices(), id_offset, "--updates " + updates);
+                       ignore_missing ? missing_edge::ignore : missing_edge::error, &origin->lines);
+    check_batch_ids(b, g.num_vertices(), id_offset, "--updates " + updates, &origin->lines);
   } else {
     *what = insert + " + " + remove + " (MOSP rules)";
     b = io::read_mosp_batch(insert, remove, g.k());
@@ -283,11 +289,66 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
   return b;
 }
 
-std::string batch_context(invalid_argument const& e, std::string const& what, std::int64_t id_offset)
+std::string absent_edge(std::string const& file, std::int64_t line, char op, std::int64_t u, std::int64_t v)
+{
+  std::string const row = "--updates " + file + " line " + std::to_string(line) + ": '" + op + " " + std::to_string(u) +
+                          " " + std::to_string(v) + "' ";
+  if (op == '-')
+    return row + "deletes an edge the graph does not have; remove the line, or pass --ignore-missing to skip "
+                 "absent edges";
+  return row + "changes the weights of an edge absent at that point of the batch; insert it with '+' instead, or "
+               "pass --ignore-missing to skip absent edges";
+}
+
+namespace {
+/// The first row of `b` (from an --updates file) that names an edge absent where the commit
+/// looks for it, as the commit scans: a deletion of an edge `g` lacks, then a weight change of an
+/// edge absent at that point of the batch (deleted, and not inserted again before it). Its
+/// message, or "" if there is none.
+std::string first_absent_edge(batch_origin const& origin, graph const& g, batch const& b)
+{
+  auto const csr = g.to_csr();
+  auto const in_graph = [&](vertex_t u, vertex_t v) {
+    auto const row = static_cast<std::size_t>(u);
+    auto const first = csr.targets.begin() + csr.offsets[row], last = csr.targets.begin() + csr.offsets[row + 1];
+    return std::find(first, last, v) != last;
+  };
+  auto const key = [&](vertex_t u, vertex_t v) {
+    if (!g.directed() && u > v) std::swap(u, v);
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(u)) << 32 | static_cast<std::uint32_t>(v);
+  };
+  auto const said = [&](std::int64_t line, char op, vertex_t u, vertex_t v) {
+    return absent_edge(origin.file, line, op, u + origin.id_offset, v + origin.id_offset);
+  };
+  std::set<std::uint64_t> deleted, inserted;
+  for (std::size_t i = 0; i < b.deletions(); ++i) {
+    vertex_t const u = b.erase_src()[i], v = b.erase_dst()[i];
+    if (!in_graph(u, v)) return said(origin.lines.deletions[i], '-', u, v);
+    deleted.insert(key(u, v));
+  }
+  std::size_t ins = 0, chg = 0;
+  for (auto const is_change : b.upsert_order()) {
+    if (!is_change) {
+      inserted.insert(key(b.insert_src()[ins], b.insert_dst()[ins]));
+      ++ins;
+      continue;
+    }
+    vertex_t const u = b.change_src()[chg], v = b.change_dst()[chg];
+    bool const present = inserted.contains(key(u, v)) || (in_graph(u, v) && !deleted.contains(key(u, v)));
+    if (!present) return said(origin.lines.weight_changes[chg], '=', u, v);
+    ++chg;
+  }
+  return {};
+}
+}  // namespace
+
+std::string batch_context(invalid_argument const& e, batch_origin const& origin, graph const& g, batch const& b)
 {
   std::string const message = e.what();
   bool const absent = message.find("does not exist") != std::string::npos;
-  return "batch " + what + ": " + message + " (file id = vertex + " + std::to_string(id_offset) + ")" +
+  if (absent && !origin.file.empty())
+    if (auto row = first_absent_edge(origin, g, b); !row.empty()) return row;
+  return "batch " + origin.what + ": " + message + " (file id = vertex + " + std::to_string(origin.id_offset) + ")" +
          (absent ? "; --ignore-missing skips absent edges" : "");
 }
 

@@ -70,7 +70,7 @@ expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }
 # Errors: message and exit code, nothing printed on stdout.
 printf -- '- 2 1\n' >"$tmp/absent.txt"
-expect_exit 1 "dyng: error: --updates: deletion 0 of edge \\(2, 1\\): the graph has no such edge; remove it, or pass --ignore-missing" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt"
+expect_exit 1 "dyng: error: --updates .*absent.txt line 1: '- 2 1' deletes an edge the graph does not have; remove the line, or pass --ignore-missing" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt"
 check "ignore missing" "$dyng" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt" --ignore-missing
 printf -- '+ 1 999\n' >"$tmp/unknown.txt"
 expect_exit 1 "dyng: error: .*vertex id 999 is not in the graph" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/unknown.txt"

@@ -50,7 +50,7 @@ expect_exit 1 "dyng: error: --weight-scale: .*unweighted.gr has no weights of it
 # Errors: exit 1 with 'dyng: error:' and the file; usage errors exit 2.
 expect_exit 1 "dyng: error: .*no-such-file" sssp no-such-file.gr
 printf '+ 1 999999 7\n' >"$tmp/bad.txt"
-expect_exit 1 "dyng: error: --updates .*bad.txt: insertion 0: vertex id 999999 is not in the graph \\(file ids 1..3353; a batch cannot add vertices\\)" sssp --updates "$tmp/bad.txt"
+expect_exit 1 "dyng: error: --updates .*bad.txt line 1: vertex id 999999 is not in the graph \\(file ids 1..3353; a batch cannot add vertices\\)" sssp --updates "$tmp/bad.txt"
 printf 'p sp 3 2\na 1 2 x\n' >"$tmp/bad.gr"
 expect_exit 1 "dyng: error: .*bad.gr:2" sssp "$tmp/bad.gr"
 expect_exit 1 "dyng: error: --source 0" sssp --source 0
@@ -91,7 +91,12 @@ grep -qE "^reached +1 vertices$" "$tmp/out" || { echo "FAIL: reached after the b
 check "random shortfall" "$dyng" sssp "$tmp/path.gr" --random 1000
 grep -q "only 6 made (4 insertions, 2 deletions)" "$tmp/out" || { echo "FAIL: random shortfall"; failures=$((failures + 1)); }
 printf -- '- 2 1\n' >"$tmp/absent.txt"
-expect_exit 1 "does not exist.*--ignore-missing skips absent edges" sssp "$tmp/path.gr" --updates "$tmp/absent.txt"
+expect_exit 1 "dyng: error: --updates .*absent.txt line 1: '- 2 1' deletes an edge the graph does not have; remove the line, or pass --ignore-missing to skip absent edges" sssp "$tmp/path.gr" --updates "$tmp/absent.txt"
+# A refused row is named by its line (comments and blank lines counted) and file ids: a weight
+# change of an edge the batch deleted, on the host and as mosp reads it.
+printf -- '# a comment\n\n+ 3 1 4\n- 1 2\n= 1 2 9\n' >"$tmp/changed.txt"
+expect_exit 1 "dyng: error: --updates .*changed.txt line 5: '= 1 2' changes the weights of an edge absent at that point of the batch; insert it with '\\+' instead" sssp "$tmp/path.gr" --updates "$tmp/changed.txt"
+expect_exit 1 "changed.txt line 5: '= 1 2' changes the weights" mosp "$tmp/path.gr" --updates "$tmp/changed.txt"
 check "ignore missing" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/absent.txt" --ignore-missing --verify
 # JSON strings escape control characters (a tab in a file name).
 printf '0 1\n1 0\n' >"$tmp/tab$(printf '\t')name.txt"
@@ -131,14 +136,14 @@ expect_exit 1 "dyng: error: --weight-columns 3: .*rome99.gr.gz has 1 weight colu
 printf 'p sp 3 3\na 1 2 5\na 2 3 4\na 3 1 2\n' > "$tmp/ok.gr"
 printf 'p sp 3 2\na 1 2 7\na 2 3 7\n' > "$tmp/other.gr"
 printf -- '- 1 3\n' > "$tmp/absent.txt"
-expect_exit 1 "edge \\(0, 2\\) does not exist" sssp "$tmp/ok.gr" --out "$tmp/fresh/a/b" --updates "$tmp/absent.txt"
+expect_exit 1 "line 1: '- 1 3' deletes an edge the graph does not have" sssp "$tmp/ok.gr" --out "$tmp/fresh/a/b" --updates "$tmp/absent.txt"
 [[ ! -e $tmp/fresh ]] || { echo "FAIL: a failed sssp run left $tmp/fresh"; failures=$((failures + 1)); }
 mkdir -p "$tmp/kept" && echo mine > "$tmp/kept/mine.txt"
-expect_exit 1 "does not exist" mosp "$tmp/ok.gr" --out "$tmp/kept" --updates "$tmp/absent.txt"
+expect_exit 1 "deletes an edge the graph does not have" mosp "$tmp/ok.gr" --out "$tmp/kept" --updates "$tmp/absent.txt"
 [[ $(ls -A "$tmp/kept") == mine.txt ]] || { echo "FAIL: a failed mosp run left $(ls -A "$tmp/kept")"; failures=$((failures + 1)); }
 check "sssp into kept" "$dyng" sssp "$tmp/ok.gr" --out "$tmp/kept"
 cp "$tmp/kept/distancesOriginal.txt" "$tmp/first.txt"
-expect_exit 1 "does not exist" sssp "$tmp/other.gr" --out "$tmp/kept" --updates "$tmp/absent.txt"
+expect_exit 1 "deletes an edge the graph does not have" sssp "$tmp/other.gr" --out "$tmp/kept" --updates "$tmp/absent.txt"
 cmp -s "$tmp/kept/distancesOriginal.txt" "$tmp/first.txt" || { echo "FAIL: a failed run changed earlier results"; failures=$((failures + 1)); }
 [[ $(LC_ALL=C ls -A "$tmp/kept" | tr '\n' ' ') == "SSSPTreeOriginal.txt distancesOriginal.txt mine.txt " ]] || { echo "FAIL: staging left in $tmp/kept: $(ls -A "$tmp/kept")"; failures=$((failures + 1)); }
 check "sssp over kept" "$dyng" sssp "$tmp/other.gr" --out "$tmp/kept"

@@ -61,7 +61,7 @@ void for_each_row(std::string_view text, bool comments, Row row)
 
 }  // namespace
 
-void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b)
+void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b, batch_lines* lines)
 {
   auto const k = static_cast<std::size_t>(b.k());
   std::string const ins_form = "+ <u> <v> <w1> .. <w" + num(b.k()) + ">";
@@ -81,6 +81,7 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
     if (op == '-') {
       if (!f.at_end()) fail_expected(name, ln, form, line);
       b.erase(u, v);
+      if (lines) lines->deletions.push_back(ln);
       return;
     }
     std::size_t count = 0;
@@ -96,8 +97,10 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
     }
     if (op == '+') {
       b.insert(u, v, w);
+      if (lines) lines->insertions.push_back(ln);
     } else {
       b.set_weights(u, v, w);
+      if (lines) lines->weight_changes.push_back(ln);
     }
   });
 }

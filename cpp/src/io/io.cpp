@@ -316,19 +316,20 @@ graph_file read_graph_from_memory(resources const& res, std::string_view bytes, 
 }
 
 batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset,
-                 missing_edge policy)
+                 missing_edge policy, batch_lines* lines)
 {
-  return read_batch_from_memory(detail::read_file(path), k, semantics, id_offset, path.string(), policy);
+  return read_batch_from_memory(detail::read_file(path), k, semantics, id_offset, path.string(), policy, lines);
 }
 
 batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics semantics, std::int64_t id_offset,
-                             std::string_view name, missing_edge policy)
+                             std::string_view name, missing_edge policy, batch_lines* lines)
 {
   DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
   std::string storage;
   auto const text = detail::text_of(bytes, name, storage);
   batch b(k, semantics, policy);
-  detail::parse_batch(text, name, id_offset, b);
+  if (lines) *lines = {};
+  detail::parse_batch(text, name, id_offset, b, lines);
   return b;
 }
 

@@ -77,8 +77,10 @@ std::string read_file(std::filesystem::path const& path);
 /// (by magic bytes), less a leading UTF-8 byte order mark (EF BB BF).
 std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
 
-/// Parse a batch text (the CLI format) and the MOSP batch files into `b`.
-void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b);
+/// Parse a batch text (the CLI format; each row's line into `lines` when given) and the MOSP
+/// batch files into `b`.
+void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b,
+                 io::batch_lines* lines);
 void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b);
 void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b);
 /// `v d` / `v INF` and `v p` files.

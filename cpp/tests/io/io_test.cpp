@@ -750,6 +750,18 @@ TEST(IoBatch, CliFormat)
                                           {4, 0, {7}}, {4, 2, {6}}}));
 }
 
+// Each row's line, per list, counting comments and blank lines (the CLI names a refused row by it).
+TEST(IoBatch, RowsKeepTheirLines)
+{
+  io::batch_lines lines{{99}, {}, {}};  // filled afresh
+  auto const b = io::read_batch_from_memory("# head\n+ 1 2 3\n\n- 2 3\n= 1 2 4  # late\n+ 3 1\n- 1 2\n", 1,
+                                            batch_semantics::set, 0, "<memory>", missing_edge::error, &lines);
+  EXPECT_EQ(lines.deletions, (std::vector<std::int64_t>{4, 7}));
+  EXPECT_EQ(lines.insertions, (std::vector<std::int64_t>{2, 6}));
+  EXPECT_EQ(lines.weight_changes, (std::vector<std::int64_t>{5}));
+  EXPECT_EQ(b.deletions(), lines.deletions.size());
+}
+
 TEST(IoBatch, RoundTripWithIdOffset)
 {
   temp_dir tmp;

@@ -111,20 +111,28 @@ struct graph_file {
 /// automatic when the extension is unknown.
 [[nodiscard]] format format_from_path(std::filesystem::path const& path);
 
+/// The line (1-based) each row of a batch was read from, per list, in the batch's order: the
+/// place to name when a row is refused later (at commit).
+struct batch_lines {
+  std::vector<std::int64_t> deletions, insertions, weight_changes;
+};
+
 /// Reads a batch in the text format of the CLI (docs/io.md): `+ u v w1..wk` inserts (weights
 /// may be left out: all 1), `- u v` deletes, `= u v w1..wk` sets the weights of an existing edge;
 /// `#` starts a comment. Ids are file ids: vertex = id - id_offset. The batch takes `policy`
-/// for deletions and weight changes of absent edges.
+/// for deletions and weight changes of absent edges. With `lines`, records each row's line.
 /// @throws io_error naming the line (malformed row, weight count != k, negative weight, id below
 ///         id_offset); invalid_argument if k < 1.
 [[nodiscard]] batch read_batch(std::filesystem::path const& path, int k,
                                batch_semantics semantics = batch_semantics::set,
-                               std::int64_t id_offset = 0, missing_edge policy = missing_edge::error);
+                               std::int64_t id_offset = 0, missing_edge policy = missing_edge::error,
+                               batch_lines* lines = nullptr);
 [[nodiscard]] batch read_batch_from_memory(std::string_view bytes, int k,
                                            batch_semantics semantics = batch_semantics::set,
                                            std::int64_t id_offset = 0,
                                            std::string_view name = "<memory>",
-                                           missing_edge policy = missing_edge::error);
+                                           missing_edge policy = missing_edge::error,
+                                           batch_lines* lines = nullptr);
 
 /// `b` with every weight multiplied by `scale` and rounded as `read_options::weight_scale` does
 /// (the batch for a graph read with that scale); rows and their order unchanged.
