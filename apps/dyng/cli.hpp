@@ -110,10 +110,15 @@ std::string batch_context(invalid_argument const& e, batch_origin const& origin,
 /// The refusal of --updates `file`'s row at `line`, '-' or '=' of the edge u -> v (file ids): the
 /// edge is absent; the remedies.
 std::string absent_edge(std::string const& file, std::int64_t line, char op, std::int64_t u, std::int64_t v);
-/// Every id of a batch read from `file` (with `id_offset`) names one of the graph's `n` vertices.
+/// What a batch's deletions and its insertions and weight changes were read from, for messages
+/// ("--updates b.txt" for both, or the MOSP files' flags).
+struct batch_files {
+  std::string deletions, upserts;
+};
+/// Every id of a batch read `from` files (with `id_offset`) names one of the graph's `n` vertices.
 /// @throws invalid_argument naming the row (its line, with `lines`) and the id as file ids (a
 ///         batch cannot add vertices).
-void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file,
+void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_files const& from,
                      io::batch_lines const* lines = nullptr);
 
 /// Appends to a random batch's description how many changes it got when the graph had room

@@ -237,10 +237,11 @@ void batch_options::add_to(CLI::App& app)
 }
 
 // Said with file ids and the file's flag (the commit would say it with 0-based ids).
-void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::string const& file,
+void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_files const& from,
                      io::batch_lines const* lines)
 {
-  auto const check = [&](std::span<vertex_t const> ids, char const* row, std::vector<std::int64_t> const* at) {
+  auto const check = [&](std::span<vertex_t const> ids, std::string const& file, char const* row,
+                         std::vector<std::int64_t> const* at) {
     for (std::size_t i = 0; i < ids.size(); ++i)
       if (ids[i] >= n)  // ids below the offset are the reader's to refuse
         throw invalid_argument(file + (at ? " line " + std::to_string((*at)[i]) : ": " + std::string(row) + " " +
@@ -249,12 +250,12 @@ void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, std::st
                                std::to_string(id_offset) + ".." + std::to_string(n - 1 + id_offset) +
                                "; a batch cannot add vertices)");
   };
-  check(b.erase_src(), "deletion", lines ? &lines->deletions : nullptr);
-  check(b.erase_dst(), "deletion", lines ? &lines->deletions : nullptr);
-  check(b.insert_src(), "insertion", lines ? &lines->insertions : nullptr);
-  check(b.insert_dst(), "insertion", lines ? &lines->insertions : nullptr);
-  check(b.change_src(), "weight change", lines ? &lines->weight_changes : nullptr);
-  check(b.change_dst(), "weight change", lines ? &lines->weight_changes : nullptr);
+  check(b.erase_src(), from.deletions, "deletion", lines ? &lines->deletions : nullptr);
+  check(b.erase_dst(), from.deletions, "deletion", lines ? &lines->deletions : nullptr);
+  check(b.insert_src(), from.upserts, "insertion", lines ? &lines->insertions : nullptr);
+  check(b.insert_dst(), from.upserts, "insertion", lines ? &lines->insertions : nullptr);
+  check(b.change_src(), from.upserts, "weight change", lines ? &lines->weight_changes : nullptr);
+  check(b.change_dst(), from.upserts, "weight change", lines ? &lines->weight_changes : nullptr);
 }
 
 batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const
@@ -274,11 +275,12 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
     origin->file = updates;
     b = io::read_batch(updates, g.k(), batch_semantics::set, id_offset,
                        ignore_missing ? missing_edge::ignore : missing_edge::error, &origin->lines);
-    check_batch_ids(b, g.num_vertices(), id_offset, "--updates " + updates, &origin->lines);
+    check_batch_ids(b, g.num_vertices(), id_offset, {"--updates " + updates, "--updates " + updates}, &origin->lines);
   } else {
     *what = insert + " + " + remove + " (MOSP rules)";
-    b = io::read_mosp_batch(insert, remove, g.k());
-    check_batch_ids(b, g.num_vertices(), 0, "--insert / --delete");  // the MOSP files are 0-based
+    b = io::read_mosp_batch(insert, remove, g.k(), &origin->lines);
+    check_batch_ids(b, g.num_vertices(), 0, {"--delete " + remove, "--insert " + insert},  // 0-based files
+                    &origin->lines);
   }
   if (go.weight_scale > 0) {
     b = io::scale_weights(b, go.weight_scale);

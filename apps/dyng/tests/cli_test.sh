@@ -108,6 +108,9 @@ fi
 
 # dyng mosp on fixture r05 (K = 2): the per-objective files byte for byte against the original's,
 # the combinedGraph/ files present and one line per vertex; errors name the parameter.
+printf '0 1\n\n7 40\n' > "$tmp/far_delete.txt"
+expect_exit 1 "dyng: error: --delete .*far_delete.txt line 3: vertex id 40 is not in the graph \\(file ids 0..9;" mosp "$data/mosp_graph_io/r05" --format csr \
+  --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$tmp/far_delete.txt"
 for backend in seq omp; do
   out="$tmp/mosp-r05-$backend"
   check "dyng mosp r05 $backend" "$dyng" mosp "$data/mosp_graph_io/r05" --format csr --backend $backend --threads 2 \

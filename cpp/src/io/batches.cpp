@@ -105,7 +105,7 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
   });
 }
 
-void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b)
+void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines)
 {
   auto const k = static_cast<std::size_t>(b.k());
   std::string const form = "<u> <v> <w0> .. <w" + num(b.k() - 1) + ">";
@@ -125,16 +125,18 @@ void parse_mosp_insertions(std::string_view text, std::string_view name, batch& 
     }
     if (count != k) fail_expected(name, ln, form, line);
     b.insert(u, v, w);
+    if (lines) lines->push_back(ln);
   });
 }
 
-void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b)
+void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines)
 {
   constexpr std::string_view form = "<u> <v>";
   for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tv;
     if (!f.next(tv) || !f.at_end()) fail_expected(name, ln, form, line);
     b.erase(batch_vertex(t, 0, name, ln, line, form), batch_vertex(tv, 0, name, ln, line, form));
+    if (lines) lines->push_back(ln);
   });
 }
 

@@ -333,15 +333,19 @@ batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics sema
   return b;
 }
 
-batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem::path const& delete_path, int k)
+batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem::path const& delete_path, int k,
+                      batch_lines* lines)
 {
   DYNG_EXPECTS(k >= 1, "read_mosp_batch: k is " + std::to_string(k) + "; it must be >= 1");
   batch b(k, batch_semantics::mosp);
   std::string bytes, storage;
+  if (lines) *lines = {};
   if (!delete_path.empty())
-    detail::parse_mosp_deletions(read_text(delete_path, bytes, storage), delete_path.string(), b);
+    detail::parse_mosp_deletions(read_text(delete_path, bytes, storage), delete_path.string(), b,
+                                 lines ? &lines->deletions : nullptr);
   if (!insert_path.empty())
-    detail::parse_mosp_insertions(read_text(insert_path, bytes, storage), insert_path.string(), b);
+    detail::parse_mosp_insertions(read_text(insert_path, bytes, storage), insert_path.string(), b,
+                                  lines ? &lines->insertions : nullptr);
   return b;
 }
 

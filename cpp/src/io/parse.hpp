@@ -81,8 +81,8 @@ std::string_view text_of(std::string_view bytes, std::string_view name, std::str
 /// batch files into `b`.
 void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b,
                  io::batch_lines* lines);
-void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b);
-void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b);
+void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines);
+void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines);
 /// `v d` / `v INF` and `v p` files.
 distance_array parse_distances(std::string_view text, std::string_view name, dyng::weight_type w);
 std::vector<vertex_t> parse_parents(std::string_view text, std::string_view name);

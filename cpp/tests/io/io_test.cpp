@@ -784,6 +784,20 @@ TEST(IoBatch, RoundTripWithIdOffset)
   }
 }
 
+TEST(IoBatch, MospRowsKeepTheirLines)
+{
+  auto const dir = std::filesystem::path(::testing::TempDir()) / "dyng_mosp_lines";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "insert.txt") << "0 1 3 4\n\n1 2 5 6\n";
+  std::ofstream(dir / "delete.txt") << "\n\n2 0\n";
+  io::batch_lines lines;
+  auto const b = io::read_mosp_batch(dir / "insert.txt", dir / "delete.txt", 2, &lines);
+  EXPECT_EQ(lines.insertions, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(lines.deletions, (std::vector<std::int64_t>{3}));
+  EXPECT_TRUE(lines.weight_changes.empty());
+  EXPECT_EQ(b.insertions(), 2U);
+}
+
 TEST(IoBatch, MospFilesAndApplied)
 {
   auto const dir = data_dir / "mosp_r05";

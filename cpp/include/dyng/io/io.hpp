@@ -141,9 +141,9 @@ struct batch_lines {
 
 /// Reads the MOSP codes' batch files (`insert.txt`: `u v w0..w(k-1)`, `delete.txt`: `u v`;
 /// 0-based, integer weights) into a batch with `batch_semantics::mosp`. An empty path means
-/// "no such file" (no rows of that kind).
+/// "no such file" (no rows of that kind). With `lines`, records each row's line in its file.
 [[nodiscard]] batch read_mosp_batch(std::filesystem::path const& insert_path,
-                                    std::filesystem::path const& delete_path, int k);
+                                    std::filesystem::path const& delete_path, int k, batch_lines* lines = nullptr);
 
 /// An edge list read by the rules of the TruCy/DynTruCy codes (the cycle_count family's inputs;
 /// docs/io.md): `#`/`%` comments, blanks or commas between fields, `u v [timestamp]` with signed
