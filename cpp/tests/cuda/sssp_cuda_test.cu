@@ -446,9 +446,9 @@ TEST_F(SsspCuda, DeviceCommitOfAHubRowEqualsHostCommit)
 }
 
 // Thousands of operations on one row (a new hub's arcs, in an order unlike the columns'; then
-// half of them deleted, and weight changes on an old hub): the commit looks each slot up among
-// its row's groups and ranks a long row's appends by a sort, so such a batch costs what its rows
-// do (each append once counted the row's earlier ones: quadratic). The same rows as the host.
+// half of them deleted, and weight changes on an old hub): the commit looks a long row's slots up
+// among its groups and ranks many appends by a sort, so such a batch costs what its rows do (it
+// was quadratic per row). The same rows as the host.
 TEST_F(SsspCuda, DeviceCommitOfThousandsOfOperationsOnOneRowEqualsHostCommit)
 {
   auto const cpu = resources::sequential();
