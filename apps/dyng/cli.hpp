@@ -77,16 +77,16 @@ struct backend_options {
 /// Reads the graph, with progress on stderr when it is a terminal.
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
 
-/// The batch options sssp and mosp share: a batch file (`--updates`), the MOSP pair
-/// (`--insert` and `--delete`), or a random batch (`--random`, anywhere or in a BFS ball).
 /// Where a command's batch came from, for its report and its refusals.
 struct batch_origin {
   std::string what;        // the report's description
   std::string file;        // the --updates file ("" for other batches)
-  io::batch_lines lines;   // each row's line in `file`
+  io::batch_lines lines;   // each row's line in its file
   std::int64_t id_offset = 0;
 };
 
+/// The batch options sssp and mosp share: a batch file (`--updates`), the MOSP pair
+/// (`--insert` and `--delete`), or a random batch (`--random`, anywhere or in a BFS ball).
 struct batch_options {
   std::string updates, insert, remove;
   bool ignore_missing = false;
@@ -115,11 +115,12 @@ std::string absent_edge(std::string const& file, std::int64_t line, char op, std
 struct batch_files {
   std::string deletions, upserts;
 };
-/// Every id of a batch read `from` files (with `id_offset`) names one of the graph's `n` vertices.
-/// @throws invalid_argument naming the row (its line, with `lines`) and the id as file ids (a
-///         batch cannot add vertices).
+/// Every id of a batch read `from` files (with `id_offset`; each row's line in `lines`) names one
+/// of the graph's `n` vertices.
+/// @throws invalid_argument naming the row's file and line and the id as a file id (a batch
+///         cannot add vertices).
 void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_files const& from,
-                     io::batch_lines const* lines = nullptr);
+                     io::batch_lines const& lines);
 
 /// Appends to a random batch's description how many changes it got when the graph had room
 /// for fewer than `asked` (no more deletions than edges, no more insertions than free pairs).

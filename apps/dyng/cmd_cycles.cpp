@@ -56,7 +56,7 @@ batch map_batch(batch const& in, io::batch_lines const& lines, loaded const& l, 
                 std::string const& file)
 {
   std::string const from = "--updates " + file;
-  if (l.ids.empty()) check_batch_ids(in, l.g.num_vertices(), l.id_offset, {from, from}, &lines);
+  if (l.ids.empty()) check_batch_ids(in, l.g.num_vertices(), l.id_offset, {from, from}, lines);
   auto const vertex = [&](vertex_t id, std::int64_t line) -> vertex_t {
     if (l.ids.empty()) return id;  // read with the file's offset: vertices 0..n-1, checked above
     auto const it = std::lower_bound(l.ids.begin(), l.ids.end(), std::int64_t{id});

@@ -238,24 +238,22 @@ void batch_options::add_to(CLI::App& app)
 
 // Said with file ids and the file's flag (the commit would say it with 0-based ids).
 void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_files const& from,
-                     io::batch_lines const* lines)
+                     io::batch_lines const& lines)
 {
-  auto const check = [&](std::span<vertex_t const> ids, std::string const& file, char const* row,
-                         std::vector<std::int64_t> const* at) {
+  auto const check = [&](std::span<vertex_t const> ids, std::string const& file, std::vector<std::int64_t> const& at) {
     for (std::size_t i = 0; i < ids.size(); ++i)
       if (ids[i] >= n)  // ids below the offset are the reader's to refuse
-        throw invalid_argument(file + (at ? " line " + std::to_string((*at)[i]) : ": " + std::string(row) + " " +
-                                                                                    std::to_string(i)) +
-                               ": vertex id " + std::to_string(ids[i] + id_offset) + " is not in the graph (file ids " +
+        throw invalid_argument(file + " line " + std::to_string(at[i]) + ": vertex id " +
+                               std::to_string(ids[i] + id_offset) + " is not in the graph (file ids " +
                                std::to_string(id_offset) + ".." + std::to_string(n - 1 + id_offset) +
                                "; a batch cannot add vertices)");
   };
-  check(b.erase_src(), from.deletions, "deletion", lines ? &lines->deletions : nullptr);
-  check(b.erase_dst(), from.deletions, "deletion", lines ? &lines->deletions : nullptr);
-  check(b.insert_src(), from.upserts, "insertion", lines ? &lines->insertions : nullptr);
-  check(b.insert_dst(), from.upserts, "insertion", lines ? &lines->insertions : nullptr);
-  check(b.change_src(), from.upserts, "weight change", lines ? &lines->weight_changes : nullptr);
-  check(b.change_dst(), from.upserts, "weight change", lines ? &lines->weight_changes : nullptr);
+  check(b.erase_src(), from.deletions, lines.deletions);
+  check(b.erase_dst(), from.deletions, lines.deletions);
+  check(b.insert_src(), from.upserts, lines.insertions);
+  check(b.insert_dst(), from.upserts, lines.insertions);
+  check(b.change_src(), from.upserts, lines.weight_changes);
+  check(b.change_dst(), from.upserts, lines.weight_changes);
 }
 
 batch batch_options::make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const
@@ -275,12 +273,11 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
     origin->file = updates;
     b = io::read_batch(updates, g.k(), batch_semantics::set, id_offset,
                        ignore_missing ? missing_edge::ignore : missing_edge::error, &origin->lines);
-    check_batch_ids(b, g.num_vertices(), id_offset, {"--updates " + updates, "--updates " + updates}, &origin->lines);
+    check_batch_ids(b, g.num_vertices(), id_offset, {"--updates " + updates, "--updates " + updates}, origin->lines);
   } else {
     *what = insert + " + " + remove + " (MOSP rules)";
     b = io::read_mosp_batch(insert, remove, g.k(), &origin->lines);
-    check_batch_ids(b, g.num_vertices(), 0, {"--delete " + remove, "--insert " + insert},  // 0-based files
-                    &origin->lines);
+    check_batch_ids(b, g.num_vertices(), 0, {"--delete " + remove, "--insert " + insert}, origin->lines);  // 0-based
   }
   if (go.weight_scale > 0) {
     b = io::scale_weights(b, go.weight_scale);
