@@ -51,46 +51,43 @@ loaded load_graph(resources const& res, cycles_options const& o, double* ms)
   return {std::move(g), std::move(t.ids), 0, o.file + " (edge list, TruCy rules: ids compacted in ascending order)"};
 }
 
-/// A batch file's ids are file ids; map them to vertices (compact ids for edge lists).
-batch map_batch(batch const& in, io::batch_lines const& lines, loaded const& l, missing_edge policy,
-                std::string const& file)
-{
-  std::string const from = "--updates " + file;
-  if (l.ids.empty()) check_batch_ids(in, l.g.num_vertices(), l.id_offset, {from, from}, lines);
-  auto const vertex = [&](vertex_t id, std::int64_t line) -> vertex_t {
-    if (l.ids.empty()) return id;  // read with the file's offset: vertices 0..n-1, checked above
-    auto const it = std::lower_bound(l.ids.begin(), l.ids.end(), std::int64_t{id});
-    if (it == l.ids.end() || *it != id)
-      throw invalid_argument("--updates " + file + " line " + std::to_string(line) + ": vertex id " +
-                             std::to_string(id) + " is not in the graph file (a batch cannot add vertices)");
-    return static_cast<vertex_t>(it - l.ids.begin());
-  };
-  batch out(1, batch_semantics::set, policy);
-  for (std::size_t i = 0; i < in.deletions(); ++i)
-    out.erase(vertex(in.erase_src()[i], lines.deletions[i]), vertex(in.erase_dst()[i], lines.deletions[i]));
-  if (policy == missing_edge::error) {
-    // Checked here, so that the message names file ids and this command's flag (the library's
-    // names vertices and its policy).
-    auto const csr = l.g.to_csr();
-    // The file id of a batch row's id (read with the offset; compacted lists keep file ids).
-    auto const shown = [&](vertex_t id) { return std::int64_t{id} + (l.ids.empty() ? l.id_offset : 0); };
-    for (std::size_t i = 0; i < out.deletions(); ++i) {
-      auto const u = static_cast<std::size_t>(out.erase_src()[i]);
-      auto const first = csr.targets.begin() + csr.offsets[u], last = csr.targets.begin() + csr.offsets[u + 1];
-      if (std::find(first, last, out.erase_dst()[i]) == last)
-        throw invalid_argument(
-            absent_edge(file, lines.deletions[i], '-', shown(in.erase_src()[i]), shown(in.erase_dst()[i])));
-    }
-  }
-  for (std::size_t i = 0; i < in.insertions(); ++i)
-    out.insert(vertex(in.insert_src()[i], lines.insertions[i]), vertex(in.insert_dst()[i], lines.insertions[i]), 1.0);
-  return out;
-}
-
 /// The file id of vertex v.
 std::int64_t file_id(loaded const& l, vertex_t v)
 {
   return l.ids.empty() ? std::int64_t{v} + l.id_offset : l.ids[static_cast<std::size_t>(v)];
+}
+
+/// The --updates batch: file ids become vertices (compacted edge lists through their id table,
+/// which takes any signed 64-bit id; the other formats by their offset, DIMACS 1-based), and a
+/// row that names an absent vertex or edge is refused with its line and file ids before anything
+/// changes.
+batch read_updates(loaded const& l, std::string const& file, missing_edge policy)
+{
+  io::batch_lines lines;
+  batch const read = l.ids.empty() ? io::read_batch(file, 1, batch_semantics::set, l.id_offset, policy, &lines)
+                                   : io::read_compacted_batch(file, 1, l.ids, batch_semantics::set, policy, &lines);
+  std::string const from = "--updates " + file;
+  if (l.ids.empty()) check_batch_ids(read, l.g.num_vertices(), l.id_offset, {from, from}, lines);
+  if (read.weight_changes() > 0)
+    throw invalid_argument(from + " line " + std::to_string(lines.weight_changes[0]) +
+                           ": '=' changes an edge's weight, and cycles counts structure only; keep '+' and '-' rows");
+  // Every arc weighs 1 here: an insertion's weights in the file do not matter.
+  batch b(1, batch_semantics::set, policy);
+  for (std::size_t i = 0; i < read.deletions(); ++i) b.erase(read.erase_src()[i], read.erase_dst()[i]);
+  for (std::size_t i = 0; i < read.insertions(); ++i) b.insert(read.insert_src()[i], read.insert_dst()[i], 1.0);
+  if (policy == missing_edge::error) {
+    // Checked here, so that the message names file ids and this command's flag (the library's
+    // names vertices and its policy).
+    auto const csr = l.g.to_csr();
+    for (std::size_t i = 0; i < b.deletions(); ++i) {
+      auto const u = b.erase_src()[i], v = b.erase_dst()[i];
+      auto const first = csr.targets.begin() + csr.offsets[static_cast<std::size_t>(u)];
+      auto const last = csr.targets.begin() + csr.offsets[static_cast<std::size_t>(u) + 1];
+      if (std::find(first, last, v) == last)
+        throw invalid_argument(absent_edge(file, lines.deletions[i], '-', file_id(l, u), file_id(l, v)));
+    }
+  }
+  return b;
 }
 
 /// The listed cycles as text: a comment line, then one cycle per line (file ids).
@@ -160,13 +157,7 @@ int run_cycles(cycles_options const& o)
     auto const policy = o.ignore_missing ? missing_edge::ignore : missing_edge::error;
     start = std::chrono::steady_clock::now();
     batch b = [&] {
-      if (!o.updates.empty()) {
-        // Compacted edge lists map their ids in map_batch; the other formats shift them (DIMACS: 1-based).
-        auto const offset = l.ids.empty() ? l.id_offset : 0;
-        io::batch_lines lines;
-        auto const read = io::read_batch(o.updates, 1, batch_semantics::set, offset, missing_edge::error, &lines);
-        return map_batch(read, lines, l, policy, o.updates);
-      }
+      if (!o.updates.empty()) return read_updates(l, o.updates, policy);
       cycle_count::generator_options go{.deletions = o.deletes, .insertions = o.inserts, .seed = o.batch_seed};
       if (o.window > 0) go.window = o.window;
       return cycle_count::generate_batch(g, go);

@@ -74,6 +74,15 @@ expect_exit 1 "dyng: error: --updates .*absent.txt line 1: '- 2 1' deletes an ed
 check "ignore missing" "$dyng" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/absent.txt" --ignore-missing
 printf -- '+ 1 999\n' >"$tmp/unknown.txt"
 expect_exit 1 "dyng: error: .*vertex id 999 is not in the graph" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/unknown.txt"
+# Edge-list ids are signed 64-bit and compacted: a batch names them as the graph file does.
+printf '5000000000 -3\n-3 7\n7 5000000000\n' > "$tmp/big.txt"
+printf -- '- 7 5000000000\n+ 7 -3\n+ -3 5000000000\n' > "$tmp/big_b.txt"
+check "64-bit ids" "$dyng" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_b.txt" --verify --list 5
+grep -qx -- "-3 5000000000" "$tmp/out" || { echo "FAIL: 64-bit ids: the 2-cycle -3 5000000000 not listed"; failures=$((failures + 1)); }
+printf -- '+ 7 6000000000\n' > "$tmp/big_unknown.txt"
+expect_exit 1 "dyng: error: .*big_unknown.txt:1: vertex id 6000000000 is not in the graph file" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_unknown.txt"
+printf -- '+ 7 -3\n= -3 7 4\n' > "$tmp/big_reweight.txt"
+expect_exit 1 "dyng: error: --updates .*big_reweight.txt line 2: '=' changes an edge's weight, and cycles counts structure only" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_reweight.txt"
 expect_exit 1 "dyng: error: .*k = 1 is invalid" cycles "$data/generator/ring40.txt" -k 1
 expect_exit 1 "dyng: error: .*glued_token.txt:2: expected" cycles "$data/errors/glued_token.txt" -k 3
 expect_exit 1 "dyng: error: .*500 deletions asked" cycles "$data/parser/tudataset_A.txt" -k 3 --deletes 500

@@ -17,11 +17,18 @@ constexpr std::int64_t max_id = std::numeric_limits<vertex_t>::max();
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
-vertex_t batch_vertex(std::string_view field, std::int64_t id_offset, std::string_view name, std::int64_t line,
+vertex_t batch_vertex(std::string_view field, batch_ids const& ids, std::string_view name, std::int64_t line,
                       std::string_view raw, std::string_view form)
 {
   std::int64_t id = 0;
   if (!to_int(field, id)) fail_expected(name, line, form, raw);
+  if (ids.compacted) {
+    auto const at = std::lower_bound(ids.table.begin(), ids.table.end(), id);
+    if (at == ids.table.end() || *at != id)
+      fail(name, line, "vertex id " + num(id) + " is not in the graph file (a batch cannot add vertices)");
+    return static_cast<vertex_t>(at - ids.table.begin());
+  }
+  std::int64_t const id_offset = ids.offset;
   if (id < id_offset) {
     fail(name, line, "vertex id " + num(id) + " is below the first id " + num(id_offset) +
                          (id_offset == 1 ? " of this graph's file (1-based)" : " (ids are 0-based)"));
@@ -61,7 +68,7 @@ void for_each_row(std::string_view text, bool comments, Row row)
 
 }  // namespace
 
-void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b, batch_lines* lines)
+void parse_batch(std::string_view text, std::string_view name, batch_ids const& ids, batch& b, batch_lines* lines)
 {
   auto const k = static_cast<std::size_t>(b.k());
   std::string const ins_form = "+ <u> <v> <w1> .. <w" + num(b.k()) + ">";
@@ -76,8 +83,8 @@ void parse_batch(std::string_view text, std::string_view name, std::int64_t id_o
     std::string_view const form = op == '+' ? std::string_view(ins_form) : op == '=' ? std::string_view(chg_form) : del_form;
     std::string_view tu, tv;
     if (!f.next(tu) || !f.next(tv)) fail_expected(name, ln, form, line);
-    auto const u = batch_vertex(tu, id_offset, name, ln, line, form);
-    auto const v = batch_vertex(tv, id_offset, name, ln, line, form);
+    auto const u = batch_vertex(tu, ids, name, ln, line, form);
+    auto const v = batch_vertex(tv, ids, name, ln, line, form);
     if (op == '-') {
       if (!f.at_end()) fail_expected(name, ln, form, line);
       b.erase(u, v);
@@ -113,8 +120,8 @@ void parse_mosp_insertions(std::string_view text, std::string_view name, batch& 
   for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tv;
     if (!f.next(tv)) fail_expected(name, ln, form, line);
-    auto const u = batch_vertex(t, 0, name, ln, line, form);
-    auto const v = batch_vertex(tv, 0, name, ln, line, form);
+    auto const u = batch_vertex(t, {}, name, ln, line, form);
+    auto const v = batch_vertex(tv, {}, name, ln, line, form);
     std::size_t count = 0;
     while (f.next(t)) {
       std::int64_t x = 0;
@@ -135,7 +142,7 @@ void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b
   for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tv;
     if (!f.next(tv) || !f.at_end()) fail_expected(name, ln, form, line);
-    b.erase(batch_vertex(t, 0, name, ln, line, form), batch_vertex(tv, 0, name, ln, line, form));
+    b.erase(batch_vertex(t, {}, name, ln, line, form), batch_vertex(tv, {}, name, ln, line, form));
     if (lines) lines->push_back(ln);
   });
 }

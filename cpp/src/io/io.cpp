@@ -321,16 +321,41 @@ batch read_batch(std::filesystem::path const& path, int k, batch_semantics seman
   return read_batch_from_memory(detail::read_file(path), k, semantics, id_offset, path.string(), policy, lines);
 }
 
-batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics semantics, std::int64_t id_offset,
-                             std::string_view name, missing_edge policy, batch_lines* lines)
+namespace {
+
+batch parse_batch_bytes(std::string_view bytes, int k, batch_semantics semantics, detail::batch_ids const& ids,
+                        std::string_view name, missing_edge policy, batch_lines* lines)
 {
   DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
   std::string storage;
   auto const text = detail::text_of(bytes, name, storage);
   batch b(k, semantics, policy);
   if (lines) *lines = {};
-  detail::parse_batch(text, name, id_offset, b, lines);
+  detail::parse_batch(text, name, ids, b, lines);
   return b;
+}
+
+}  // namespace
+
+batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics semantics, std::int64_t id_offset,
+                             std::string_view name, missing_edge policy, batch_lines* lines)
+{
+  return parse_batch_bytes(bytes, k, semantics, {.offset = id_offset, .compacted = false, .table = {}}, name, policy, lines);
+}
+
+batch read_compacted_batch(std::filesystem::path const& path, int k, std::span<std::int64_t const> ids,
+                           batch_semantics semantics, missing_edge policy, batch_lines* lines)
+{
+  return read_compacted_batch_from_memory(detail::read_file(path), k, ids, semantics, path.string(), policy, lines);
+}
+
+batch read_compacted_batch_from_memory(std::string_view bytes, int k, std::span<std::int64_t const> ids,
+                                       batch_semantics semantics, std::string_view name, missing_edge policy,
+                                       batch_lines* lines)
+{
+  DYNG_EXPECTS(std::is_sorted(ids.begin(), ids.end()),
+               "read_compacted_batch: the id table is not ascending; pass temporal_edge_list::ids as read");
+  return parse_batch_bytes(bytes, k, semantics, {.offset = 0, .compacted = true, .table = ids}, name, policy, lines);
 }
 
 batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem::path const& delete_path, int k,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,9 +78,17 @@ std::string read_file(std::filesystem::path const& path);
 /// (by magic bytes), less a leading UTF-8 byte order mark (EF BB BF).
 std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
 
+/// How a batch row's id becomes a vertex: id - offset, or, `compacted`, the id's place in `table`
+/// (ascending file ids, as temporal_edge_list::ids).
+struct batch_ids {
+  std::int64_t offset = 0;
+  bool compacted = false;
+  std::span<std::int64_t const> table;
+};
+
 /// Parse a batch text (the CLI format; each row's line into `lines` when given) and the MOSP
 /// batch files into `b`.
-void parse_batch(std::string_view text, std::string_view name, std::int64_t id_offset, batch& b,
+void parse_batch(std::string_view text, std::string_view name, batch_ids const& ids, batch& b,
                  io::batch_lines* lines);
 void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines);
 void parse_mosp_deletions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines);

@@ -762,6 +762,33 @@ TEST(IoBatch, RowsKeepTheirLines)
   EXPECT_EQ(b.deletions(), lines.deletions.size());
 }
 
+TEST(IoBatch, CompactedIdsAreLookedUpInTheTable)
+{
+  // A temporal edge list's ids: signed 64-bit, any spacing, compacted to 0..n-1 in ascending order.
+  std::vector<std::int64_t> const ids = {-5, 7, 3'000'000'000, 9'000'000'000'000'000'000};
+  io::batch_lines lines;
+  auto const b = io::read_compacted_batch_from_memory("+ 3000000000 -5\n- 7 9000000000000000000\n", 1, ids,
+                                                      batch_semantics::set, "b.txt", missing_edge::error, &lines);
+  ASSERT_EQ(b.insertions(), 1U);
+  EXPECT_EQ(b.insert_src()[0], 2);
+  EXPECT_EQ(b.insert_dst()[0], 0);
+  ASSERT_EQ(b.deletions(), 1U);
+  EXPECT_EQ(b.erase_src()[0], 1);
+  EXPECT_EQ(b.erase_dst()[0], 3);
+  EXPECT_EQ(lines.deletions, (std::vector<std::int64_t>{2}));
+  // An id the graph file does not have is refused with its line (a batch cannot add vertices).
+  try {
+    (void)io::read_compacted_batch_from_memory("+ 7 -5\n+ 7 8\n", 1, ids, batch_semantics::set, "b.txt");
+    FAIL() << "an id outside the table was taken";
+  } catch (io_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("b.txt:2: vertex id 8 is not in the graph file"), std::string::npos) << e.what();
+  }
+  // No vertices: every id is absent. A table out of order is the caller's mistake.
+  EXPECT_THROW((void)io::read_compacted_batch_from_memory("- 0 1\n", 1, {}), io_error);
+  std::vector<std::int64_t> const unsorted = {7, -5};
+  EXPECT_THROW((void)io::read_compacted_batch_from_memory("- 7 -5\n", 1, unsorted), invalid_argument);
+}
+
 TEST(IoBatch, RoundTripWithIdOffset)
 {
   temp_dir tmp;

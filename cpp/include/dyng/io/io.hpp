@@ -134,6 +134,19 @@ struct batch_lines {
                                            missing_edge policy = missing_edge::error,
                                            batch_lines* lines = nullptr);
 
+/// As `read_batch`, for a graph whose vertex v is the file id `ids[v]` (ascending, as
+/// `temporal_edge_list::ids`: signed 64-bit ids, compacted): each row's ids are looked up there.
+/// @throws io_error naming the line of an id absent from `ids` (a batch cannot add vertices),
+///         besides read_batch's.
+[[nodiscard]] batch read_compacted_batch(std::filesystem::path const& path, int k, std::span<std::int64_t const> ids,
+                                         batch_semantics semantics = batch_semantics::set,
+                                         missing_edge policy = missing_edge::error, batch_lines* lines = nullptr);
+[[nodiscard]] batch read_compacted_batch_from_memory(std::string_view bytes, int k, std::span<std::int64_t const> ids,
+                                                     batch_semantics semantics = batch_semantics::set,
+                                                     std::string_view name = "<memory>",
+                                                     missing_edge policy = missing_edge::error,
+                                                     batch_lines* lines = nullptr);
+
 /// `b` with every weight multiplied by `scale` and rounded as `read_options::weight_scale` does
 /// (the batch for a graph read with that scale); rows and their order unchanged.
 /// @throws invalid_argument if scale is not finite and > 0, or a scaled weight exceeds int32.
