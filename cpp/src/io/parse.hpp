@@ -76,7 +76,10 @@ io::format format_from_name(std::string_view file_name) noexcept;
 std::string read_file(std::filesystem::path const& path);
 /// The text of `bytes` as every reader sees it: itself, or its gzip decompression into `storage`
 /// (by magic bytes), less a leading UTF-8 byte order mark (EF BB BF).
+/// Refuses gzip data whose text would not fit `memory_bytes` (the memory the process may use,
+/// dyng::detail::usable_memory(); 0: unknown, no limit) before filling it.
 std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
+std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage, double memory_bytes);
 
 /// How a batch row's id becomes a vertex: id - offset, or, `compacted`, the id's place in `table`
 /// (ascending file ids, as temporal_edge_list::ids).

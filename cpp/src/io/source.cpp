@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 
+#include "graph/graph_impl.hpp"
 #include "io/parse.hpp"
 #include "io/text.hpp"
 
@@ -83,7 +84,8 @@ std::string read_file(std::filesystem::path const& path)
 
 namespace {
 
-std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage)
+std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage,
+                              double memory_bytes)
 {
   if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f ||
       static_cast<unsigned char>(bytes[1]) != 0x8b)
@@ -109,7 +111,18 @@ std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std
         zs.avail_in = static_cast<uInt>(chunk);
         consumed += chunk;
       }
-      if (produced == storage.size()) storage.resize(storage.size() * 2);
+      if (produced == storage.size()) {
+        // A few megabytes of gzip can inflate to terabytes; filling memory would get the process
+        // killed, not an error (the same reason the graph builders compare first).
+        auto const grown = storage.size() * 2;
+        if (memory_bytes > 0 && static_cast<double>(grown) > memory_bytes) {
+          char words[160];
+          std::snprintf(words, sizeof words, "the gzip data inflates past %.3g GB, more than the %.3g GB of memory "
+                        "this process may use", static_cast<double>(grown) / 1e9, memory_bytes / 1e9);
+          fail(name, 0, std::string(words) + "; check that it is the intended file, or use a machine with more memory");
+        }
+        storage.resize(grown);
+      }
       auto const room = std::min<std::size_t>(storage.size() - produced, UINT_MAX);
       zs.next_out = reinterpret_cast<Bytef*>(storage.data() + produced);
       zs.avail_out = static_cast<uInt>(room);
@@ -138,7 +151,12 @@ std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std
 
 std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage)
 {
-  auto text = maybe_gunzip(bytes, name, storage);
+  return text_of(bytes, name, storage, dyng::detail::usable_memory());
+}
+
+std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage, double memory_bytes)
+{
+  auto text = maybe_gunzip(bytes, name, storage, memory_bytes);
   // Excel and Notepad begin UTF-8 text with a byte order mark; it is no part of the first line.
   constexpr std::string_view bom = "\xEF\xBB\xBF";
   if (text.starts_with(bom)) text.remove_prefix(bom.size());

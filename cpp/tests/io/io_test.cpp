@@ -17,6 +17,7 @@
 #include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 #include "graph/graph_impl.hpp"
+#include "io/parse.hpp"
 
 namespace fs = std::filesystem;
 using dyng::test::slurp;
@@ -637,6 +638,24 @@ TEST(IoErrors, BrokenGzip)
             std::string::npos);
   EXPECT_NE(io_error_of([&] { (void)io::read_graph_from_memory(res, gz + "junk", {}, "j.gr.gz"); }).find("unexpected bytes after"),
             std::string::npos);
+}
+
+TEST(IoErrors, GzipThatInflatesPastMemoryIsRefusedBeforeFillingIt)
+{
+  // 100,000 identical rows: about 1 MB of text in a few kB of gzip. With a 300 kB allowance the
+  // reader must stop growing its buffer and say why, as it would for a gzip bomb against the
+  // memory the process really has.
+  temp_dir tmp;
+  batch rows(1);
+  for (int i = 0; i < 100'000; ++i) rows.erase(0, 1);
+  io::write_batch(tmp.path() / "many.batch.gz", rows);
+  auto const gz = slurp(tmp.path() / "many.batch.gz");
+  std::string storage;
+  auto const msg = io_error_of([&] { (void)io::detail::text_of(gz, "many.batch.gz", storage, 3e5); });
+  EXPECT_NE(msg.find("many.batch.gz: the gzip data inflates past"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("more than the 0.0003 GB of memory this process may use; check that it is the intended file"),
+            std::string::npos) << msg;
+  EXPECT_GT(io::detail::text_of(gz, "many.batch.gz", storage, 0).size(), 500'000U);  // 0: no known limit
 }
 
 TEST(IoErrors, BadOptions)
