@@ -122,7 +122,8 @@ class Result(ResultBase):
     @property
     def zero_arcs(self) -> Array:
         """Fewest arcs that add nothing to the distance (weight 0, or a float64 weight too small to
-        change the sum) on a shortest path to each vertex (part of the canonical key)."""
+        change the sum) on a shortest path to each vertex, for float64 weights only those after the
+        path's last arc that adds something (part of the canonical key; dyng/sssp/sssp.hpp)."""
         return self._array("zero_arcs", self._r.zero_arcs)
 
     @property

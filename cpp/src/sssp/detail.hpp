@@ -47,10 +47,11 @@ using distance_of = std::conditional_t<std::is_integral_v<W>, std::int64_t, doub
 
 inline constexpr std::int32_t no_zeros = std::numeric_limits<std::int32_t>::max();
 
-/// The order vertices are settled in: distance, then the number of arcs that add nothing to it
-/// (weight 0, or a float64 weight too small to change the sum, e.g. 1e-17 after 1.0). Every arc
-/// has a positive cost in this order ((d + w, z) with d + w > d, or (d, z + 1)), so tight
-/// in-neighbours are strictly smaller and the canonical parent rule can never form a cycle.
+/// The order vertices are settled in: distance, then a count of arcs that add nothing to it
+/// (weight 0, or a float64 weight too small to change the sum, e.g. 1e-17 after 1.0; `extend`
+/// says which such arcs count). Every arc has a positive cost in this order ((d + w, z') with
+/// d + w > d, or (d, z + 1)), so tight in-neighbours are strictly smaller and the canonical
+/// parent rule can never form a cycle.
 template <class D>
 struct key {
   D d;
@@ -70,12 +71,21 @@ constexpr key<D> unreachable() noexcept
 
 /// The key reached through an arc of weight w from a vertex at `from` (from must be reachable).
 /// A float64 sum that overflows is no path: the vertex stays unreached, as in every engine.
+///
+/// Every engine needs a smaller key to extend to a key no larger (a pull from a key that is not
+/// final yet, or an improvement propagated by an update, must never leave a neighbour with a key
+/// no parent gives). Integer sums are exact, so z counts every arc of the path that adds nothing
+/// (and keys add along paths, which the CUDA engines' packed keys use). A float64 sum rounds:
+/// the key (0.0, one zero arc) is smaller than (1e-300, none), yet an arc of 1.0 would take them
+/// to (1.0, 1) and (1.0, 0), the smaller to the larger. For float64 z therefore counts only the
+/// arcs since the distance last grew: the count restarts at 0 on every arc that adds something.
 template <class D, class W>
 constexpr key<D> extend(key<D> from, W w) noexcept
 {
   D const d = from.d + static_cast<D>(w);
   if (!(d < infinity<D>())) return unreachable<D>();
-  return {d, from.z + (d == from.d ? 1 : 0)};
+  if (d == from.d) return {d, from.z + 1};
+  return {d, std::is_integral_v<D> ? from.z : 0};
 }
 
 /// The result's arrays, typed.

@@ -3,6 +3,7 @@
 // seed, which every failure message names.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <random>
 #include <set>
@@ -24,12 +25,14 @@ struct graph_spec {
   int max_weight = 20;
   double zero_weight_share = 0.05;  // zero weights exercise the canonical tie rule
   bool multigraph = false;           // keep parallel arcs (duplicate_edges::keep)
+  bool rounding = false;             // float64: weights of far-apart magnitudes, whose sums round
 };
 
 inline std::string describe(graph_spec const& s, std::uint64_t seed)
 {
   return "seed=" + std::to_string(seed) + " n=" + std::to_string(s.n) + (s.directed ? " directed" : " undirected") +
-         " k=" + std::to_string(s.k) + " " + std::string(to_string(s.type)) + (s.multigraph ? " multigraph" : "");
+         " k=" + std::to_string(s.k) + " " + std::string(to_string(s.type)) + (s.multigraph ? " multigraph" : "") +
+         (s.rounding ? " rounding" : "");
 }
 
 class generator {
@@ -40,6 +43,11 @@ class generator {
   {
     if (std::bernoulli_distribution(s.zero_weight_share)(rng_)) return 0;
     if (s.type == weight_type::int32) return std::uniform_int_distribution<int>(1, s.max_weight)(rng_);
+    if (s.rounding) {
+      // 1e-300 and 1e-17 vanish next to 1.0, 1.0 next to 1e16; 1 + 2^-52 and 0.1 round in sums.
+      static constexpr double magnitudes[] = {1e-300, 1e-17, 0.1, 1.0, 1.0000000000000002, 3.0, 1e16};
+      return magnitudes[std::uniform_int_distribution<std::size_t>(0, std::size(magnitudes) - 1)(rng_)];
+    }
     return std::uniform_real_distribution<double>(0.1, s.max_weight)(rng_);
   }
   vertex_t vertex(vertex_t n) { return std::uniform_int_distribution<vertex_t>(0, n - 1)(rng_); }

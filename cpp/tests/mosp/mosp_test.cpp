@@ -39,6 +39,8 @@ struct mosp_family {
         {.n = 30, .avg_degree = 2.0, .directed = false, .k = 2},
         {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .zero_weight_share = 0.3},
         {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .type = weight_type::float64},
+        {.n = 30, .avg_degree = 3.0, .directed = true, .k = 2, .type = weight_type::float64, .zero_weight_share = 0.2,
+         .rounding = true},
         {.n = 30, .avg_degree = 3.0, .directed = true, .k = 3, .multigraph = true},
         {.n = 30, .avg_degree = 2.5, .directed = true, .k = 1, .max_weight = 3},
     };

@@ -9,13 +9,17 @@
 /// equals a recompute exactly:
 ///
 ///   parent(v) = the lowest-id in-neighbour p with dist(p) + w(p, v) == dist(v) and
-///               zeros(p) + [dist(p) + w(p, v) == dist(p)] == zeros(v);
+///               zeros(p) extended by the arc == zeros(v);
 ///   parent(source) = parent(unreachable) = -1
 ///
-/// where zeros(v) is the fewest arcs that add nothing to the distance (weight 0, or a float64
-/// weight too small to change it) on any shortest path to v. Without such arcs this is "the
-/// lowest-id tight in-neighbour"; with them it still gives a tree (no parent cycles). A float64
-/// path length that overflows counts as no path. See docs/adr/0003-sssp-canonical-tree-and-update.md.
+/// where zeros(v) counts the arcs that add nothing to the distance (weight 0, or a float64
+/// weight too small to change it), the fewest on any shortest path to v: for int32 weights all
+/// such arcs of the path (an arc that adds nothing adds 1, any other arc 0); for float64 weights
+/// those after the path's last arc that adds something (such an arc restarts the count at 0),
+/// because rounded sums could otherwise let a shorter path prefix end in a longer key. Without
+/// such arcs this is "the lowest-id tight in-neighbour"; with them it still gives a tree (no
+/// parent cycles). A float64 path length that overflows counts as no path. See
+/// docs/adr/0003-sssp-canonical-tree-and-update.md.
 #include <cstdint>
 #include <limits>
 #include <memory>
