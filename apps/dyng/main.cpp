@@ -50,7 +50,7 @@ int main(int argc, char** argv)
   mosp.batch.add_to(*mp);
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
-  mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch (automatic: a rebuild when most parent tuples changed)")
+  mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch (automatic: a rebuild when more than 30% of the parent tuples changed)")
       ->check(CLI::IsMember({"automatic", "incremental", "rebuild"}));
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");

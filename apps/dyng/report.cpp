@@ -275,6 +275,9 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
                        ignore_missing ? missing_edge::ignore : missing_edge::error, &origin->lines);
     check_batch_ids(b, g.num_vertices(), id_offset, {"--updates " + updates, "--updates " + updates}, origin->lines);
   } else {
+    if (!g.directed())
+      throw invalid_argument("--insert/--delete apply the DynaMOSP batch rules, which are for directed graphs; "
+                             "give an undirected graph's changes as an --updates file ('+ u v w..', '- u v')");
     *what = insert + " + " + remove + " (MOSP rules)";
     b = io::read_mosp_batch(insert, remove, g.k(), &origin->lines);
     check_batch_ids(b, g.num_vertices(), 0, {"--delete " + remove, "--insert " + insert}, origin->lines);  // 0-based

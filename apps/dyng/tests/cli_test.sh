@@ -111,6 +111,9 @@ fi
 printf '0 1\n\n7 40\n' > "$tmp/far_delete.txt"
 expect_exit 1 "dyng: error: --delete .*far_delete.txt line 3: vertex id 40 is not in the graph \\(file ids 0..9;" mosp "$data/mosp_graph_io/r05" --format csr \
   --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$tmp/far_delete.txt"
+printf '0 1 1 2\n1 2 3 4\n' > "$tmp/undirected_k2.txt"
+expect_exit 1 "dyng: error: --insert/--delete apply the DynaMOSP batch rules, which are for directed graphs; give .* --updates file" \
+  mosp "$tmp/undirected_k2.txt" --undirected --insert "$data/mosp_graph_io/r05/insert.txt" --delete "$tmp/far_delete.txt"
 for backend in seq omp; do
   out="$tmp/mosp-r05-$backend"
   check "dyng mosp r05 $backend" "$dyng" mosp "$data/mosp_graph_io/r05" --format csr --backend $backend --threads 2 \

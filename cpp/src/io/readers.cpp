@@ -27,6 +27,17 @@ void reserve_rows(std::vector<T>& v, std::int64_t announced, std::size_t text_by
 }
 
 /// Reads one weight field into `el` (or only checks it is there when weights are not read).
+/// w times the options' weight scale, rounded (every reader's weights, `field` as the file has it).
+double scaled_or_fail(double w, std::string_view field, std::string_view name, std::int64_t line,
+                      parse_options const& opts)
+{
+  auto const scaled = scaled_weight(w, *opts.weight_scale);
+  if (!scaled)
+    fail(name, line, "weight " + excerpt(field) + " times the weight scale " + scale_text(*opts.weight_scale) +
+                         " exceeds the int32 range; read with a smaller weight_scale");
+  return *scaled;
+}
+
 void take_weight(edge_list& el, std::string_view field, std::string_view name, std::int64_t line,
                  std::string_view raw, std::string_view form, parse_options const& opts)
 {
@@ -44,11 +55,7 @@ void take_weight(edge_list& el, std::string_view field, std::string_view name, s
                          "; dyng needs non-negative weights (to ignore the file's weights, read with "
                          "file_weights = false)");
   if (opts.weight_scale) {
-    auto const scaled = scaled_weight(w, *opts.weight_scale);
-    if (!scaled)
-      fail(name, line, "weight " + excerpt(field) + " times the weight scale " + scale_text(*opts.weight_scale) +
-                           " exceeds the int32 range; read with a smaller weight_scale");
-    el.weights.push_back(*scaled);
+    el.weights.push_back(scaled_or_fail(w, field, name, line, opts));
     return;
   }
   bool const fits_int = integral && w <= int32_max;
@@ -541,7 +548,9 @@ edge_list parse_mosp_csr(std::string_view row_ptr, std::string_view col_ind, std
         if (w < 0) fail(names[2], ln, "negative weight " + num(w) + "; dyng needs non-negative weights");
         if (w > std::numeric_limits<std::int32_t>::max())
           fail(names[2], ln, "weight " + num(w) + " exceeds the int32 range of the MOSP format");
-        if (opts.file_weights) el.weights.push_back(static_cast<double>(w));
+        if (opts.file_weights)
+          el.weights.push_back(opts.weight_scale ? scaled_or_fail(static_cast<double>(w), t, names[2], ln, opts)
+                                                 : static_cast<double>(w));
         ++count;
       } while (f.next(t));
       if (el.k == 0) {

@@ -444,6 +444,17 @@ TEST(IoRead, WeightScaleMakesFixedPointInt32Weights)
   o.weight_scale = 2.5;
   auto const e = io::read_graph_from_memory(res, "0 1 3\n1 2 1\n", o, "e.txt");
   EXPECT_EQ(arcs_of(e.graph), (std::vector<arc>{{0, 1, {8}}, {1, 2, {3}}}));  // 7.5 -> 8, 2.5 -> 3
+  // The MOSP triplet's integer weights too (they were read unscaled, though the description and
+  // the batches read with the same scale said otherwise).
+  io::read_options csr_scaled;
+  csr_scaled.weight_scale = 2.5;
+  auto const csr = io::read_graph(res, data_dir / "tiny_mosp", csr_scaled);
+  auto const plain = arcs_of(io::read_graph(res, data_dir / "tiny_mosp").graph);
+  auto const scaled = arcs_of(csr.graph);
+  ASSERT_EQ(scaled.size(), plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    EXPECT_EQ(std::get<2>(scaled[i])[0], std::round(std::get<2>(plain[i])[0] * 2.5)) << i;
+  EXPECT_NE(csr.description.find("rounded to integers"), std::string::npos) << csr.description;
   o.random_weight_seed = io::default_weight_seed;
   auto const pace = io::read_graph_from_memory(res, "p tw 3 2\n1 2\n2 3\n", o, "p.gr");
   EXPECT_EQ(pace.graph.weight_type(), weight_type::int32);
