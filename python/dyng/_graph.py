@@ -410,6 +410,7 @@ class Batch:
         edge is deleted once and only absent pairs are inserted): ``len(batch)`` says how many."""
         expect_instance(graph, Graph, "Batch.random: graph")
         size, seed, locality = as_count(size, "size"), as_count(seed, "seed", 64), as_count(locality, "locality", 31)
+        min_weight, max_weight = as_count(min_weight, "min_weight", 31), as_count(max_weight, "max_weight", 31)
         core = _backend.native()
         with graph._lock:
             return cls._of(core.random_batch(graph._g, size, insert_fraction, seed, min_weight, max_weight, locality,
@@ -433,7 +434,7 @@ class Batch:
     def insert(self, u: int, v: int, w: float | Sequence[float] = 1) -> Batch:
         """Insert u -> v (both directions on an undirected graph) with weight(s) ``w``."""
         u, v = as_int32(u, "Batch.insert: u"), as_int32(v, "Batch.insert: v")
-        row = float(w) if isinstance(w, (int, float)) else _weight_row(w)
+        row = _weight_value(w, "Batch.insert: w") if isinstance(w, (int, float)) else _weight_row(w)
         with self._lock:
             self._b.insert(u, v, row)
         return self
@@ -448,7 +449,7 @@ class Batch:
     def set_weights(self, u: int, v: int, w: float | Sequence[float]) -> Batch:
         """Set the weights of the existing edge u -> v."""
         u, v = as_int32(u, "Batch.set_weights: u"), as_int32(v, "Batch.set_weights: v")
-        row = float(w) if isinstance(w, (int, float)) else _weight_row(w)
+        row = _weight_value(w, "Batch.set_weights: w") if isinstance(w, (int, float)) else _weight_row(w)
         with self._lock:
             self._b.set_weights(u, v, row)
         return self
@@ -500,6 +501,16 @@ class Batch:
             return (_rebuild_batch, (self.k, self.semantics, self.missing, b.erase_src(), b.erase_dst(),
                                      b.insert_src(), b.insert_dst(), b.insert_weights(), b.change_src(),
                                      b.change_dst(), b.change_weights(), b.upsert_order()))
+
+
+def _weight_value(w: int | float, name: str) -> float:
+    """One weight as a float64 (a Python int past 1.8e308 has none: Python's OverflowError named no argument)."""
+    try:
+        return float(w)
+    except OverflowError:
+        size = f"{'-' if w < 0 else ''}2^{abs(int(w)).bit_length() - 1}"
+        raise InvalidArgumentError(f"{name} is beyond float64 (at least {size}); weights must be finite and "
+                                   "non-negative") from None
 
 
 def _weight_row(w: Any) -> Any:

@@ -144,7 +144,7 @@ class Result(ResultBase):
 
     @property
     def stats(self) -> Stats:
-        """Stats of the last compute or update."""
+        """Stats of the last compute or update (readable on a stale result: they describe that call)."""
         with self._graph._lock:  # not half-written by an update in another thread
             return _stats(self._r.last_stats)
 

@@ -317,6 +317,18 @@ def test_batch_rows_of_strings_or_bytes_are_refused() -> None:
     assert b.insertions[2].ravel().tolist() == [7.0, 2.0]
 
 
+def test_batch_weights_and_random_weight_bounds_are_checked_by_name() -> None:
+    with pytest.raises(dyng.InvalidArgumentError, match=r"Batch.insert: w is beyond float64 \(at least 2\^1328\)"):
+        dyng.Batch().insert(0, 1, 10**400)
+    with pytest.raises(dyng.InvalidArgumentError, match=r"Batch.set_weights: w is beyond float64 \(at least -2\^1328\)"):
+        dyng.Batch().set_weights(0, 1, -(10**400))
+    g = dyng.Graph([0, 1], [1, 2], n=4)
+    for bad in ({"max_weight": 2**40}, {"min_weight": 0.5}, {"min_weight": -1}):
+        with pytest.raises(dyng.InvalidArgumentError, match=next(iter(bad)) + "="):
+            dyng.Batch.random(g, 10, **bad)  # type: ignore[arg-type]
+    assert len(dyng.Batch.random(g, 2, min_weight=0, max_weight=2**31 - 1)) == 2
+
+
 def test_k_and_copy_flags_are_typed() -> None:
     for k in (1.5, 2.9, "2", 0):
         with pytest.raises(dyng.InvalidArgumentError, match="k="):

@@ -196,7 +196,7 @@ std::string memory_shortfall(double bytes);
 double usable_memory(std::initializer_list<char const*> cgroup_limits = {"/sys/fs/cgroup/memory.max",
                                                                           "/sys/fs/cgroup/memory/memory.limit_in_bytes"});
 
-/// Words of error messages: an edge as "(u, v)", a weight as the stream prints it.
+/// Words of error messages: an edge as "(u, v)", a weight as the shortest text that reads back as it.
 std::string edge_str(vertex_t u, vertex_t v);
 std::string num_str(double x);
 

@@ -582,6 +582,7 @@ TEST(GraphCommit, InvalidBatchesChangeNothing)
       {"fraction", [] { return batch().insert(1, 0, 2.5); },
        "is 2.5; the graph has int32 weights, so weights must be integers in [0, 2147483647]"},
       {"too large", [] { return batch().insert(1, 0, 3e9); }, "integers in [0, 2147483647]"},
+      {"just too large", [] { return batch().insert(1, 0, 2147483648.0); }, "weight column 0 is 2147483648;"},
       {"missing deletion", [] { return batch().insert(1, 0, 1.0).erase(0, 1).erase(2, 0); },
        "batch deletion 1: edge (2, 0) does not exist"},
       {"missing change", [] { return batch().insert(1, 0, 1.0).set_weights(0, 1, 3.0).set_weights(3, 3, 1.0); },
