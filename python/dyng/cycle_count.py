@@ -166,7 +166,7 @@ class Result(ResultBase):
 
     @property
     def max_length(self) -> int:
-        """The last index of the histogram (k, or n when unbounded or smaller than k)."""
+        """The last index of the histogram (k, or max(n, 2) when unbounded or smaller than k)."""
         return int(self._r.max_length)
 
     def _describe(self) -> str:

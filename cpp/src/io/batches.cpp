@@ -21,7 +21,8 @@ vertex_t batch_vertex(std::string_view field, batch_ids const& ids, std::string_
                       std::string_view raw, std::string_view form)
 {
   std::int64_t id = 0;
-  if (!to_int(field, id)) fail_expected(name, line, form, raw);
+  // Ids compacted from an edge list are written as the list writes them, a '+' allowed.
+  if (!(ids.compacted ? to_id(field, id) : to_int(field, id))) fail_expected(name, line, form, raw);
   if (ids.compacted) {
     auto const at = std::lower_bound(ids.table.begin(), ids.table.end(), id);
     if (at == ids.table.end() || *at != id)
@@ -71,8 +72,9 @@ void for_each_row(std::string_view text, bool comments, Row row)
 void parse_batch(std::string_view text, std::string_view name, batch_ids const& ids, batch& b, batch_lines* lines)
 {
   auto const k = static_cast<std::size_t>(b.k());
-  std::string const ins_form = "+ <u> <v> <w1> .. <w" + num(b.k()) + ">";
-  std::string const chg_form = "= <u> <v> <w1> .. <w" + num(b.k()) + ">";
+  std::string const weights = b.k() == 1 ? "<w>" : "<w1> .. <w" + num(b.k()) + ">";
+  std::string const ins_form = "+ <u> <v> " + weights;
+  std::string const chg_form = "= <u> <v> " + weights;
   constexpr std::string_view del_form = "- <u> <v>";
   constexpr std::string_view any_form = "+ <u> <v> <w..>' or '- <u> <v>' or '= <u> <v> <w..>";
   std::vector<double> w(k);

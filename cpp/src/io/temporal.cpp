@@ -45,17 +45,6 @@ std::size_t split(std::string_view line, std::string_view (&out)[4]) noexcept
   return count;
 }
 
-/// A signed 64-bit integer field: an optional single '+' or '-', then digits only.
-bool to_id(std::string_view f, std::int64_t& v) noexcept
-{
-  auto const digit = [](char c) { return c >= '0' && c <= '9'; };
-  bool const plus = !f.empty() && f.front() == '+';
-  if (plus) f.remove_prefix(1);
-  std::size_t const first_digit = !plus && !f.empty() && f.front() == '-' ? 1 : 0;
-  if (f.size() <= first_digit || !digit(f[first_digit])) return false;  // `+-1`, `-`, `++1`
-  return to_int(f, v);
-}
-
 struct raw_arc {
   std::int64_t u, v, t;
 };

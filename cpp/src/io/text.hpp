@@ -114,6 +114,18 @@ inline bool to_int(std::string_view f, std::int64_t& v) noexcept
   return ec == std::errc{} && ptr == f.data() + f.size();
 }
 
+/// An edge list's id (TruCy's rule, io/temporal.cpp and the batches read for it): a signed 64-bit
+/// integer field, an optional single '+' or '-', then digits only.
+inline bool to_id(std::string_view f, std::int64_t& v) noexcept
+{
+  auto const digit = [](char c) { return c >= '0' && c <= '9'; };
+  bool const plus = !f.empty() && f.front() == '+';
+  if (plus) f.remove_prefix(1);
+  std::size_t const first_digit = !plus && !f.empty() && f.front() == '-' ? 1 : 0;
+  if (f.size() <= first_digit || !digit(f[first_digit])) return false;  // `+-1`, `-`, `++1`
+  return to_int(f, v);
+}
+
 /// A whole-field number; `integral` tells whether it was written as an integer. Accepts what
 /// from_chars accepts (decimal, exponent, inf, nan); callers check the value.
 inline bool to_number(std::string_view f, double& v, bool& integral) noexcept

@@ -728,7 +728,7 @@ TEST(IoErrors, BatchFiles)
   auto batch_error = [](std::string const& text, int k, std::int64_t offset = 0) {
     return io_error_of([&] { (void)io::read_batch_from_memory(text, k, batch_semantics::set, offset, "b.batch"); });
   };
-  EXPECT_EQ(batch_error("+ 1 2 x\n", 1), "b.batch:1: expected '+ <u> <v> <w1> .. <w1>', got '+ 1 2 x'");
+  EXPECT_EQ(batch_error("+ 1 2 x\n", 1), "b.batch:1: expected '+ <u> <v> <w>', got '+ 1 2 x'");
   EXPECT_EQ(batch_error("# c\n* 1 2\n", 1),
             "b.batch:2: expected '+ <u> <v> <w..>' or '- <u> <v>' or '= <u> <v> <w..>', got '* 1 2'");
   EXPECT_EQ(batch_error("- 1 2 3\n", 1), "b.batch:1: expected '- <u> <v>', got '- 1 2 3'");
@@ -806,6 +806,11 @@ TEST(IoBatch, CompactedIdsAreLookedUpInTheTable)
   EXPECT_EQ(b.erase_src()[0], 1);
   EXPECT_EQ(b.erase_dst()[0], 3);
   EXPECT_EQ(lines.deletions, (std::vector<std::int64_t>{2}));
+  // Written as the edge list may write them: a '+' before an id (not before a '-').
+  auto const plus = io::read_compacted_batch_from_memory("- +7 -5\n", 1, ids);
+  EXPECT_EQ(plus.erase_src()[0], 1);
+  EXPECT_EQ(plus.erase_dst()[0], 0);
+  EXPECT_THROW((void)io::read_compacted_batch_from_memory("- +-5 7\n", 1, ids), io_error);
   // An id the graph file does not have is refused with its line (a batch cannot add vertices).
   try {
     (void)io::read_compacted_batch_from_memory("+ 7 -5\n+ 7 8\n", 1, ids, batch_semantics::set, "b.txt");
