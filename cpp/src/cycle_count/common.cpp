@@ -30,6 +30,7 @@ std::vector<scratch> make_scratch(workspace& ws, std::size_t threads, vertex_t n
     s.dist = ws.get<std::int32_t>(slot("dist"), nn);
     s.queue = ws.get<vertex_t>(slot("queue"), nn);
     s.path = ws.get<vertex_t>(slot("path"), kk);
+    s.frames = ws.get<std::uint64_t>(slot("frames"), kk * scratch::frame_words);
     s.hist = ws.filled<std::uint64_t>(slot("hist"), kk, 0);
   }
   return out;

@@ -80,6 +80,17 @@ struct plain_view {
   adjacency<W> const& out;
   adjacency<W> const& in;
 
+  /// A vertex's out-arcs as numbered slots, for the search's per-level cursors (search.hpp):
+  /// slot i (0 <= i < size()) holds a target, in for_each_out's order. A row costs two loads:
+  /// the search looks it up again rather than keeping it (keep_rows).
+  static constexpr bool keep_rows = false;
+  struct out_slots {
+    std::span<vertex_t const> targets;
+    [[nodiscard]] std::size_t size() const noexcept { return targets.size(); }
+    [[nodiscard]] vertex_t at(std::size_t i) const noexcept { return targets[i]; }
+  };
+  [[nodiscard]] out_slots out_row(vertex_t u) const noexcept { return {out.targets(u)}; }
+
   template <class F>
   void for_each_out(vertex_t u, F&& f) const
   {
@@ -99,20 +110,41 @@ struct overlay_view {
   adjacency<W> const& in;
   overlay const& o;
 
+  /// A vertex's candidate out-arcs as numbered slots (search.hpp's cursors): the stored targets,
+  /// then the extra arcs; at(i) is no_vertex where the arc is hidden or ranked below `from`. The
+  /// rows are looked up once per vertex, not per slot, by binary searches: the search keeps them.
+  static constexpr bool keep_rows = true;
+  struct out_slots {
+    std::span<vertex_t const> targets;
+    std::span<arc const> hidden;  // by v; empty unless u is touched
+    std::span<arc const> extra;   // by v; empty unless u is touched
+    std::int64_t from;
+
+    [[nodiscard]] std::size_t size() const noexcept { return targets.size() + extra.size(); }
+    [[nodiscard]] vertex_t at(std::size_t i) const noexcept
+    {
+      if (i < targets.size()) {
+        vertex_t const v = targets[i];
+        bool const gone = !hidden.empty() && std::binary_search(hidden.begin(), hidden.end(), arc{0, v, 0},
+                                                                [](arc const& a, arc const& b) { return a.v < b.v; });
+        return gone ? no_vertex : v;
+      }
+      arc const& a = extra[i - targets.size()];
+      return a.rank >= from ? a.v : no_vertex;
+    }
+  };
+  [[nodiscard]] out_slots out_row(vertex_t u) const noexcept
+  {
+    if (!o.is_touched(u)) return {out.targets(u), {}, {}, o.from};
+    return {out.targets(u), overlay::row<false>(o.hidden_out, u), overlay::row<false>(o.extra_out, u), o.from};
+  }
+
   template <class F>
   void for_each_out(vertex_t u, F&& f) const
   {
-    if (!o.is_touched(u)) {
-      for (vertex_t const v : out.targets(u)) f(v);
-      return;
-    }
-    auto const hidden = overlay::row<false>(o.hidden_out, u);  // sorted by v
-    for (vertex_t const v : out.targets(u))
-      if (!std::binary_search(hidden.begin(), hidden.end(), arc{u, v, 0},
-                              [](arc const& a, arc const& b) { return a.v < b.v; }))
-        f(v);
-    for (arc const& a : overlay::row<false>(o.extra_out, u))
-      if (a.rank >= o.from) f(a.v);
+    auto const slots = out_row(u);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (vertex_t const v = slots.at(i); v != no_vertex) f(v);
   }
   template <class F>
   void for_each_in(vertex_t v, F&& f) const
@@ -141,6 +173,8 @@ struct scratch {
   std::span<std::int32_t> dist;     // n: arcs to the search's target
   std::span<vertex_t> queue;        // n
   std::span<vertex_t> path;         // k + 1
+  std::span<std::uint64_t> frames;  // k + 1 of frame_words: per path vertex, where the search resumes it
+  static constexpr std::size_t frame_words = 8;  // (search.hpp)
   std::span<std::uint64_t> hist;    // k + 1: this thread's counts
 
   void next_generation() noexcept

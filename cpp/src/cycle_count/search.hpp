@@ -17,10 +17,16 @@
 // Pruning by backward distances is the usual device of length-bounded cycle enumeration (e.g.
 // Gupta and Suzumura, "Finding all bounded-length simple cycles in a directed graph", 2021).
 // The simple-path test scans the path (at most k vertices): no per-vertex state to restore, so
-// nothing is left dirty if a search is abandoned.
+// nothing is left dirty if a search is abandoned. The depth-first search is a loop with a frame
+// per path vertex in the scratch (where to resume it), not a recursion: a path of k vertices
+// would be k stack frames, and k may be n (cycle_count::unbounded), which overflowed the stack
+// on long cycles.
 //
 // What a search does with a cycle is its policy's: counting into the scratch histogram (the
 // default), or the listing passes of list.hpp, which may also restrict the path's vertices.
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 
@@ -75,7 +81,7 @@ class bounded_search {
     if (b == target_ || b <= floor_ || 1 + bound(b) > k_ || !policy_.allow(0, b)) return 0;
     nodes_ = 0;
     s_.path[0] = b;
-    extend(b, 1);
+    if (visit(1)) extend();
     return nodes_;
   }
 
@@ -89,20 +95,96 @@ class bounded_search {
     s_.dist[static_cast<std::size_t>(v)] = d;
   }
 
-  /// The path target->...->u has `used` arcs and is simple; path[0..used-1] are its vertices
-  /// after the target.
-  void extend(vertex_t u, int used) noexcept
+  /// Counts the node path[used-1] (the path target->path[0]->...->path[used-1] has `used` arcs
+  /// and is simple) and reports its cycle if it closes one; returns whether the path may grow.
+  bool visit(int used) noexcept
   {
     ++nodes_;
+    vertex_t const u = s_.path[static_cast<std::size_t>(used) - 1];
     if (s_.known(u) && dist(u) == 1) policy_.found(target_, s_.path.first(static_cast<std::size_t>(used)));
-    if (used + 2 > k_) return;  // one more vertex and the closing arc would not fit
-    g_.for_each_out(u, [&](vertex_t v) {
-      if (v == target_ || v <= floor_ || used + 1 + bound(v) > k_ || !policy_.allow(used, v)) return;
-      for (int i = 0; i < used; ++i)
-        if (s_.path[static_cast<std::size_t>(i)] == v) return;
-      s_.path[static_cast<std::size_t>(used)] = v;
-      extend(v, used + 1);
-    });
+    return used + 2 <= k_;  // else one more vertex and the closing arc would not fit
+  }
+
+  /// Where the search resumes a path vertex: its out-slots and the next one to try.
+  struct frame {
+    typename View::out_slots slots;
+    std::size_t next;
+  };
+  /// A frame as the scratch holds it.
+  using frame_words = std::array<std::uint64_t, sizeof(frame) / sizeof(std::uint64_t)>;
+  static_assert(sizeof(frame) == sizeof(frame_words) && std::tuple_size_v<frame_words> <= scratch::frame_words);
+
+  /// The depth-first search below path[0] (visited), in the order of a recursion over each
+  /// vertex's out-arcs. Path vertices wait for their children's searches in the scratch frames.
+  void extend() noexcept
+  {
+    // Copies, so that the path stores (vertex_t, as these) need not reload them. A hidden slot
+    // (no_vertex, -1) is <= every floor (a vertex, or no_vertex), so the floor test skips it.
+    vertex_t const target = target_, floor = floor_;
+    int const k = k_;
+    int top = 0;
+    suspend(0, {g_.out_row(s_.path[0]), 0});
+    for (;;) {
+      auto [slots, next] = resume(top);
+      int const used = top + 1;
+      bool deeper = false;
+      while (next < slots.size()) {
+        vertex_t const v = slots.at(next++);
+        if (v == target || v <= floor || used + 1 + bound(v) > k || !policy_.allow(used, v) || on_path(v, used))
+          continue;
+        s_.path[static_cast<std::size_t>(used)] = v;
+        if (visit(used + 1)) {
+          deeper = true;
+          break;
+        }
+      }
+      if (deeper) {  // path vertex top waits at `next`; the vertex just visited starts
+        suspend(top, {slots, next});
+        ++top;
+        suspend(top, {g_.out_row(s_.path[static_cast<std::size_t>(top)]), 0});
+      } else if (top == 0) {
+        return;
+      } else {
+        --top;  // path vertex top has no slot left: back to the one before it
+      }
+    }
+  }
+
+  /// Path vertex `level`'s frame: whole where the view's rows cost binary searches to look up
+  /// (View::keep_rows), else only the cursor (one word a level), the row being looked up again.
+  [[nodiscard]] std::uint64_t* frame_at(int level) const noexcept
+  {
+    constexpr std::size_t stride = View::keep_rows ? scratch::frame_words : 1;
+    return s_.frames.data() + static_cast<std::size_t>(level) * stride;
+  }
+  void suspend(int level, frame const& f) noexcept
+  {
+    auto* const at = frame_at(level);
+    if constexpr (View::keep_rows) {
+      auto const w = std::bit_cast<frame_words>(f);
+      std::copy(w.begin(), w.end(), at);
+    } else {
+      *at = f.next;
+    }
+  }
+  [[nodiscard]] frame resume(int level) const noexcept
+  {
+    auto const* const at = frame_at(level);
+    if constexpr (View::keep_rows) {
+      frame_words w{};
+      std::copy(at, at + w.size(), w.begin());
+      return std::bit_cast<frame>(w);
+    } else {
+      return {g_.out_row(s_.path[static_cast<std::size_t>(level)]), *at};
+    }
+  }
+
+  /// Whether v is one of path[0..used-1].
+  [[nodiscard]] bool on_path(vertex_t v, int used) const noexcept
+  {
+    for (int i = 0; i < used; ++i)
+      if (s_.path[static_cast<std::size_t>(i)] == v) return true;
+    return false;
   }
 
   View const& g_;

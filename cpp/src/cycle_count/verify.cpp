@@ -2,6 +2,7 @@
 // pruning, no overlays; it walks a compact copy of the graph), for tests and `--verify`.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cycle_count/detail.hpp"
@@ -15,16 +16,29 @@ struct enumerator {
   std::vector<std::uint64_t> hist;
   int k = 0;
   vertex_t root = 0;
+  /// The walk's path from the root: each vertex with the index of its next out-neighbour. A
+  /// loop over it, not a recursion: a cycle of n vertices would be n stack frames.
+  std::vector<std::pair<vertex_t, std::size_t>> path;
 
-  void walk(vertex_t u, int len)
+  /// Every simple cycle through the root on vertices above it, of length <= k, into hist.
+  void walk()
   {
-    for (vertex_t const v : out[static_cast<std::size_t>(u)]) {
+    path.assign(1, {root, 0});
+    while (!path.empty()) {
+      auto& [u, next] = path.back();
+      auto const& row = out[static_cast<std::size_t>(u)];
+      if (next == row.size()) {
+        on_path[static_cast<std::size_t>(u)] = 0;
+        path.pop_back();
+        continue;
+      }
+      vertex_t const v = row[next++];
+      int const len = static_cast<int>(path.size()) - 1;  // arcs from the root to u
       if (v == root) {
         ++hist[static_cast<std::size_t>(len + 1)];
       } else if (v > root && !on_path[static_cast<std::size_t>(v)] && len + 1 < k) {
         on_path[static_cast<std::size_t>(v)] = 1;
-        walk(v, len + 1);
-        on_path[static_cast<std::size_t>(v)] = 0;
+        path.emplace_back(v, 0);  // u and next refer to the old top: not used again
       }
     }
   }
@@ -50,7 +64,7 @@ std::string verify(graph const& g, result const& r)
   e.k = r.max_length();
   e.hist.assign(static_cast<std::size_t>(e.k) + 1, 0);
   e.on_path.assign(n, 0);
-  for (e.root = 0; e.root < g.num_vertices(); ++e.root) e.walk(e.root, 0);
+  for (e.root = 0; e.root < g.num_vertices(); ++e.root) e.walk();
   auto const got = r.histogram();
   if (got.size() != e.hist.size())
     return "the histogram has " + std::to_string(got.size()) + " entries, expected " + std::to_string(e.hist.size());

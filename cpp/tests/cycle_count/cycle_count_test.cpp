@@ -1,15 +1,18 @@
 // cycle_count: the conformance suite, property tests (update == recount, count == brute force),
-// the batch rules for invalid and degenerate batches, overlays, dispatch, the generator's
-// libstdc++ draws, the histogram writer and the reader's messages.
+// the batch rules for invalid and degenerate batches, overlays, long cycles on a small stack,
+// dispatch, the generator's libstdc++ draws, the histogram writer and the reader's messages.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <random>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "common/backends.hpp"
 #include "common/conformance.hpp"
@@ -137,6 +140,87 @@ TEST(CycleCount, UpdateEqualsRecountOnMessyBatches)
       }
     }
   }
+}
+
+/// Runs f on a thread with a stack of `bytes` and rethrows what it throws: with a stack this
+/// small, anything that takes a frame per path vertex overflows on a long cycle.
+template <class F>
+void on_small_stack(std::size_t bytes, F f)
+{
+  struct job {
+    F* f;
+    std::exception_ptr error;
+  } j{&f, nullptr};
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, bytes), 0);
+  pthread_t thread;
+  auto* const body = +[](void* p) -> void* {
+    auto* const jp = static_cast<job*>(p);
+    try {
+      (*jp->f)();
+    } catch (...) {
+      jp->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, body, &j), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  if (j.error) std::rethrow_exception(j.error);
+}
+
+/// The searches are loops, not recursions: a cycle as long as the graph (k unbounded) took a
+/// stack frame per vertex and overflowed (a ring of 10^6 vertices, counted). On a 256 KiB stack
+/// those frames (about 200 bytes per path vertex in Debug, 100 to 250 in Release) overflowed
+/// below 2,500 vertices; the rings here are longer. Not 10^6 vertices: the simple-path test
+/// scans the path, so a ring of n costs O(n^2) (about 0.2 s for n = 10^4 in Debug), and the
+/// brute-force verifier walks n - r vertices from every root r. OpenMP with one thread searches
+/// on the small stack; with more, the search may run on a worker thread (the default stack).
+TEST(CycleCount, LongCyclesNeedNoDeepStack)
+{
+  constexpr std::size_t stack = 256 * 1024;
+  auto const ring = [](resources const& res, vertex_t n) {
+    std::vector<std::pair<vertex_t, vertex_t>> arcs;
+    for (vertex_t v = 0; v < n; ++v) arcs.emplace_back(v, (v + 1) % n);
+    return test::unweighted_graph(res, n, arcs);
+  };
+  constexpr vertex_t n = 10000;
+  for (auto const& [name, res] : cpu_backends()) {
+    // A directed ring: one cycle, of length n.
+    auto const g = ring(res, n);
+    std::vector<std::uint64_t> hist;
+    cycle_count::cycle_list listed;
+    on_small_stack(stack, [&] {
+      auto const r = cycle_count::compute(res, g, {.k = cycle_count::unbounded});
+      hist.assign(r.histogram().begin(), r.histogram().end());
+      listed = cycle_count::list_cycles(res, g, r, 1);
+    });
+    ASSERT_EQ(hist.size(), static_cast<std::size_t>(n) + 1) << name;
+    EXPECT_EQ(hist.back(), 1u) << name;
+    EXPECT_EQ(std::count(hist.begin(), hist.end(), 0u), n) << name;
+    ASSERT_EQ(listed.size(), 1u) << name;
+    auto const cycle = listed.cycle(0);
+    ASSERT_EQ(cycle.size(), static_cast<std::size_t>(n)) << name;
+    for (vertex_t v = 0; v < n; ++v) ASSERT_EQ(cycle[static_cast<std::size_t>(v)], v) << name;
+
+    // The path 0 -> ... -> n-1 closed by an update: the inserted arc's search walks all of it.
+    auto path = test::path_graph(res, n, 1);
+    auto r = cycle_count::compute(res, path, {.k = cycle_count::unbounded});
+    EXPECT_EQ(r.total(), 0u) << name;
+    on_small_stack(stack, [&] { dyng::update(res, path, batch().insert(n - 1, 0, 1.0), r); });
+    ASSERT_EQ(r.histogram().size(), static_cast<std::size_t>(n) + 1) << name;
+    EXPECT_EQ(r.histogram().back(), 1u) << name;
+    EXPECT_EQ(r.total(), 1u) << name;
+  }
+  // The verifier walked the same way (frames of about 80 bytes; a shorter ring on a smaller
+  // stack: it does not prune, so the ring costs it O(n^2) steps of a Debug std::vector).
+  auto const res = resources::sequential();
+  auto const g = ring(res, 3000);
+  auto const r = cycle_count::compute(res, g, {.k = cycle_count::unbounded});
+  std::string verified = "not run";
+  on_small_stack(stack / 2, [&] { verified = cycle_count::verify(g, r); });
+  EXPECT_EQ(verified, "");
 }
 
 TEST(CycleCount, InvalidBatchesRaiseAndChangeNothing)
