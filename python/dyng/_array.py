@@ -41,7 +41,7 @@ def _consumer_stream(stream: Any) -> tuple[bool, int | None]:
 
 
 class Array:
-    """A read-only 1-D array. Host memory: NumPy reads it without a copy (``np.asarray(a)``), DLPack
+    """A read-only array (1-D; n x K for MOSP costs). Host memory: NumPy reads it without a copy (``np.asarray(a)``), DLPack
     consumers too (``np.from_dlpack(a)``, ``torch.from_dlpack(a)``; DLPack >= 1.0, read-only flag
     set). Device memory (a CUDA plugin's results): ``__cuda_array_interface__`` (v3, with the
     writer's stream) and ``__dlpack__(stream=...)`` without a copy, the consumer's stream ordered

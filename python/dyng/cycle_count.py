@@ -246,7 +246,7 @@ def compute(graph: Graph, k: int | None = 3, *, engine: str | None = None,
 def update(result: Result, batch: Batch, *, resources: Resources | None = None) -> Stats:
     """Commits ``batch`` to ``result.graph`` and updates ``result``; returns its stats. Other
     results on the graph become stale (``dyng.update`` updates several at once). Batch rules are
-    the graph's: inserting a present edge changes nothing, deleting an absent one is an error
+    the graph's: inserting a present edge sets its weight (the counts stay), deleting an absent one is an error
     unless ``missing="ignore"``. On an error (invalid batch, stale result) nothing has changed."""
     expect_instance(result, Result, "result")
     return _stats(result._update(batch, resources, _backend.native().cycle_count_update))

@@ -10,7 +10,7 @@ __all__ = ["rome99_path"]
 
 
 def rome99_path() -> Path:
-    """The DIMACS road network of Rome (3353 vertices, 8870 arcs; data/SOURCES.md), as installed
+    """The DIMACS road network of Rome (3353 vertices, 8870 arc lines, 8859 distinct arcs; data/SOURCES.md), as installed
     with the package (or from the source tree)."""
     here = Path(__file__).resolve().parent
     for p in (here / "data" / "rome99.gr.gz", here.parents[1] / "data" / "rome99.gr.gz"):

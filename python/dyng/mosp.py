@@ -51,8 +51,8 @@ def _stats(s: Any) -> Stats:
 class Result(ResultBase):
     """MOSP paths from :attr:`source` on :attr:`graph`. Read :attr:`costs` (n x K),
     :attr:`parents` / :attr:`distances` (the MOSP tree), :meth:`tree_distances` /
-    :meth:`tree_parents` (objective i's sssp tree), :meth:`combined_graph`; all read-only
-    :class:`dyng.Array` snapshots. Bring it up to date with :func:`update` or
+    :meth:`tree_parents` (objective i's sssp tree): read-only :class:`dyng.Array` snapshots; and
+    :meth:`combined_graph` (host NumPy copies). Bring it up to date with :func:`update` or
     ``dyng.update(graph, batch, results=[...])``; after its graph changed without it, reading it
     raises :class:`dyng.StaleResultError`.
 
