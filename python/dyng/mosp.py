@@ -247,7 +247,8 @@ def verify(result: Result) -> str:
 
 
 def write_files(directory: str, result: Result, suffix: str = "Updated") -> None:
-    """Writes the original DynaMOSP output layout into ``directory`` (docs/mosp.md)."""
+    """Writes the original DynaMOSP output layout into ``directory`` (docs/mosp.md); an error
+    (dyng.IOError) leaves the directory as it was."""
     import os
 
     expect_instance(result, Result, "mosp.write_files: result")

@@ -2,7 +2,10 @@
 // then the combined graph's tree and the path costs. Formats: docs/mosp.md.
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/mosp/mosp.hpp"
 
@@ -11,20 +14,48 @@ namespace dyng::mosp {
 void write_files(std::string const& directory, result const& r, std::string_view suffix)
 {
   namespace fs = std::filesystem;
-  fs::path const root = directory;
-  std::string const s(suffix);
-  for (int i = 0; i < r.num_objectives(); ++i) {
-    auto const d = root / ("obj" + std::to_string(r.objectives()[static_cast<std::size_t>(i)]));
-    io::make_directories(d);
-    io::write_distances(d / ("distances" + s + ".txt"), r.tree(i).distance_data());
-    io::write_parents(d / ("SSSPTree" + s + ".txt"), r.tree(i).parents());
+  // Each file is written under a temporary name beside its own and renamed into place once all
+  // are written, so a failure while writing (a full disk, a file where a directory goes) leaves
+  // the directory as it was, not a mix of new files and old ones; directories this call made are
+  // removed again.
+  std::vector<std::pair<fs::path, fs::path>> staged;  // (temporary, final)
+  std::vector<fs::path> made;
+  auto const stage = [&](fs::path const& file) { return staged.emplace_back(fs::path(file) += ".partial", file).first; };
+  auto const dir = [&](fs::path const& d) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) {
+      io::make_directories(d);
+      made.push_back(d);
+    }
+    return d;
+  };
+  try {
+    fs::path const root = dir(directory);
+    std::string const s(suffix);
+    for (int i = 0; i < r.num_objectives(); ++i) {
+      auto const d = dir(root / ("obj" + std::to_string(r.objectives()[static_cast<std::size_t>(i)])));
+      io::write_distances(stage(d / ("distances" + s + ".txt")), r.tree(i).distance_data());
+      io::write_parents(stage(d / ("SSSPTree" + s + ".txt")), r.tree(i).parents());
+    }
+    auto const c = dir(root / "combinedGraph");
+    io::write_distances(stage(c / "distancesCsr.txt"), r.combined_tree().distance_data());
+    io::write_parents(stage(c / "SSSPTreeCsr.txt"), r.combined_tree().parents());
+    std::visit([&](auto const& costs) {
+      io::write_path_costs(stage(c / "mospCosts.txt"), std::span(costs.data(), costs.size()), r.num_objectives());
+    }, r.cost_data());
+    for (auto const& [tmp, file] : staged) {
+      std::error_code ec;
+      fs::rename(tmp, file, ec);
+      if (ec)
+        throw io_error("cannot write '" + file.string() + "': " + ec.message() +
+                       "; remove what is in the way, or give another directory");
+    }
+  } catch (...) {
+    std::error_code ec;
+    for (auto const& [tmp, file] : staged) fs::remove(tmp, ec);
+    for (auto d = made.rbegin(); d != made.rend(); ++d) fs::remove(*d, ec);  // only if empty
+    throw;
   }
-  auto const c = root / "combinedGraph";
-  io::make_directories(c);
-  io::write_distances(c / "distancesCsr.txt", r.combined_tree().distance_data());
-  io::write_parents(c / "SSSPTreeCsr.txt", r.combined_tree().parents());
-  std::visit([&](auto const& costs) { io::write_path_costs(c / "mospCosts.txt", std::span(costs.data(), costs.size()), r.num_objectives()); },
-             r.cost_data());
 }
 
 }  // namespace dyng::mosp

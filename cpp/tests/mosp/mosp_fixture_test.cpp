@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,7 @@
 
 #include "common/backends.hpp"
 #include "common/files.hpp"
+#include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/update.hpp"
@@ -92,6 +94,33 @@ TEST(MospFixture, PerObjectiveFilesEqualTheOriginalByteForByte)
       }
     }
   }
+}
+
+TEST(MospFixture, WriteFilesThatFailChangeNothing)
+{
+  // combinedGraph is a file, not a directory: the Updated set fails after the objectives' files
+  // were written, and must leave the Original set alone and no new file or directory behind.
+  auto const res = resources::sequential();
+  auto const input = fs::path(DYNG_TEST_DATA_DIR) / "mosp_graph_io" / "r05";
+  auto gf = io::read_graph(res, input, {.format = io::format::mosp_csr});
+  auto const r = mosp::compute(res, gf.graph, {.source = 0});
+  auto const out = fs::temp_directory_path() / ("dyng_mosp_write_fail_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  mosp::write_files(out.string(), r, "Original");
+  fs::remove_all(out / "combinedGraph");
+  std::ofstream(out / "combinedGraph") << "in the way\n";
+  auto const listing = [&] {
+    std::vector<std::string> names;
+    for (auto const& e : fs::recursive_directory_iterator(out)) names.push_back(fs::relative(e.path(), out).string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  auto const before = listing();
+  auto const original = slurp(out / "obj0" / "distancesOriginal.txt");
+  EXPECT_THROW(mosp::write_files(out.string(), r, "Updated"), io_error);
+  EXPECT_EQ(listing(), before);
+  EXPECT_EQ(slurp(out / "obj0" / "distancesOriginal.txt"), original);
+  fs::remove_all(out);
 }
 
 TEST(MospFixture, DisconnectedCaseCostsAreInfinite)
