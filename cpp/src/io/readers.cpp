@@ -26,7 +26,6 @@ void reserve_rows(std::vector<T>& v, std::int64_t announced, std::size_t text_by
   v.reserve(std::min(want, cap));
 }
 
-/// Reads one weight field into `el` (or only checks it is there when weights are not read).
 /// w times the options' weight scale, rounded (every reader's weights, `field` as the file has it).
 double scaled_or_fail(double w, std::string_view field, std::string_view name, std::int64_t line,
                       parse_options const& opts)
@@ -38,6 +37,7 @@ double scaled_or_fail(double w, std::string_view field, std::string_view name, s
   return *scaled;
 }
 
+/// Reads one weight field into `el` (or only checks it is there when weights are not read).
 void take_weight(edge_list& el, std::string_view field, std::string_view name, std::int64_t line,
                  std::string_view raw, std::string_view form, parse_options const& opts)
 {
