@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dyng/core/error.hpp"  // what update and every family throw, for their callers to catch
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/batch.hpp"
 #include "dyng/graph/graph.hpp"
@@ -17,21 +18,6 @@ namespace dyng {
 /// `dyng::update` drives. Results of every family derive from it.
 class result_base {
  public:
-  result_base() = default;
-  result_base(result_base const&) = default;
-  result_base& operator=(result_base const&) = default;
-  /// A moved-from result matches no graph (an update refuses it as stale; so does a self-moved one).
-  result_base(result_base&& other) noexcept
-      : graph_id_(std::exchange(other.graph_id_, 0)), graph_version_(std::exchange(other.graph_version_, 0))
-  {
-  }
-  result_base& operator=(result_base&& other) noexcept
-  {
-    graph_id_ = std::exchange(other.graph_id_, 0);
-    graph_version_ = std::exchange(other.graph_version_, 0);
-    if (this == &other) graph_id_ = graph_version_ = 0;
-    return *this;
-  }
   virtual ~result_base() = default;
 
   [[nodiscard]] std::uint64_t graph_id() const noexcept { return graph_id_; }
@@ -56,6 +42,24 @@ class result_base {
   virtual void apply_changes(resources const& res, graph const& g) = 0;
 
  protected:
+  // Copies and moves go through a family's result, with its arrays: assigning one result's base
+  // to another's would make stale arrays look current.
+  result_base() = default;
+  result_base(result_base const&) = default;
+  result_base& operator=(result_base const&) = default;
+  /// A moved-from result matches no graph (an update refuses it as stale; so does a self-moved one).
+  result_base(result_base&& other) noexcept
+      : graph_id_(std::exchange(other.graph_id_, 0)), graph_version_(std::exchange(other.graph_version_, 0))
+  {
+  }
+  result_base& operator=(result_base&& other) noexcept
+  {
+    graph_id_ = std::exchange(other.graph_id_, 0);
+    graph_version_ = std::exchange(other.graph_version_, 0);
+    if (this == &other) graph_id_ = graph_version_ = 0;
+    return *this;
+  }
+
   void stamp(graph const& g) noexcept
   {
     graph_id_ = g.id();

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <string>
 #include <system_error>
 
@@ -115,6 +116,22 @@ void put_weight(output& out, weight_array const& w, std::size_t at)
 std::size_t weight_count(weight_array const& w)
 {
   return std::visit([](auto const& v) { return v.size(); }, w);
+}
+
+/// The MOSP files hold integer weights (their readers refuse anything else): refuses the first
+/// float64 weight that is not one, before anything is written. `what(i)` names weight i.
+template <class What>
+void expect_mosp_weights(std::span<double const> w, std::string_view who, What&& what)
+{
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == std::floor(w[i]) && w[i] >= 0 && w[i] <= std::numeric_limits<std::int32_t>::max()) continue;
+    char shown[32];
+    auto const end = std::to_chars(shown, shown + sizeof shown, w[i]).ptr;
+    throw not_supported(std::string(who) + ": " + what(i) + " is " + std::string(shown, end) +
+                        "; the MOSP files hold integer weights in [0, 2147483647] only (their readers refuse "
+                        "others); write another format (csv, dimacs) or scale the weights to integers "
+                        "(io::scale_weights, or read with weight_scale)");
+  }
 }
 
 /// Insertions and weight changes in the order they were added (the order commit applies them).
@@ -234,6 +251,12 @@ void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr,
   DYNG_EXPECTS(weight_count(csr.weights) == m * static_cast<std::size_t>(k),
                "write_mosp_csr: " + std::to_string(weight_count(csr.weights)) + " weights for " +
                    std::to_string(m) + " arcs and k = " + std::to_string(k));
+  if (auto const* w = std::get_if<std::vector<double>>(&csr.weights)) {
+    expect_mosp_weights(*w, "io::write_mosp_csr", [&](std::size_t i) {
+      return "the weight of arc " + std::to_string(i / static_cast<std::size_t>(k)) + ", column " +
+             std::to_string(i % static_cast<std::size_t>(k));
+    });
+  }
   make_directories(directory);
   {
     output out(directory / "graphCsrRowPtr.txt");
@@ -261,6 +284,10 @@ void write_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
                       batch const& b)
 {
   auto const k = static_cast<std::size_t>(b.k());
+  expect_mosp_weights(b.insert_weights(), "io::write_mosp_batch",
+                      [&](std::size_t i) { return "insertion " + std::to_string(i / k) + "'s weight"; });
+  expect_mosp_weights(b.change_weights(), "io::write_mosp_batch",
+                      [&](std::size_t i) { return "weight change " + std::to_string(i / k) + "'s weight"; });
   {
     output out(insert_path);
     for_each_upsert(b, [&](bool, vertex_t u, vertex_t v, std::span<double const> w) {

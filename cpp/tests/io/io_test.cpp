@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/files.hpp"
@@ -83,20 +84,26 @@ class temp_dir {
   fs::path path_;
 };
 
-/// The message of the io_error `f` throws (fails the test if it throws nothing or something else).
-template <class F>
-std::string io_error_of(F&& f)
+/// The message of the E `f` throws (fails the test if it throws nothing or something else).
+template <class E, class F>
+std::string error_of(F&& f)
 {
   try {
     f();
-  } catch (io_error const& e) {
+  } catch (E const& e) {
     return e.what();
   } catch (std::exception const& e) {
-    ADD_FAILURE() << "expected io_error, got: " << e.what();
+    ADD_FAILURE() << "expected another exception, got: " << e.what();
     return {};
   }
-  ADD_FAILURE() << "expected io_error, nothing thrown";
+  ADD_FAILURE() << "expected an exception, nothing thrown";
   return {};
+}
+
+template <class F>
+std::string io_error_of(F&& f)
+{
+  return error_of<io_error>(std::forward<F>(f));
 }
 
 resources const res = resources::sequential();
@@ -913,6 +920,21 @@ TEST(IoRoundTrip, EveryWritableFormat)
     EXPECT_EQ(slurp(tmp.path() / "m" / f), slurp(data_dir / "tiny_mosp" / f)) << f;
   EXPECT_THROW(io::write_graph(tmp.path() / "t.tntp", g), not_supported);
   EXPECT_THROW(io::write_graph(tmp.path() / "t.unknown", g), invalid_argument);
+  // The MOSP files hold integers: a fractional float64 weight is refused before anything is
+  // written (it was written, and the reader then refused its own writer's file).
+  std::vector<vertex_t> const s{0, 1}, d{1, 2};
+  auto const f = graph::from_edges(res, 3, s, d, std::vector<double>{2.0, 0.1}, {.weight_type = weight_type::float64});
+  auto const why = [](auto&& write) { return error_of<not_supported>(write); };
+  EXPECT_NE(why([&] { io::write_graph(tmp.path() / "f", f, {.format = io::format::mosp_csr}); })
+                .find("io::write_mosp_csr: the weight of arc 1, column 0 is 0.1; the MOSP files hold integer weights"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(tmp.path() / "f"));
+  batch fb;
+  fb.insert(0, 2, 3.0).insert(2, 0, 2147483648.0);
+  EXPECT_NE(why([&] { io::write_mosp_batch(tmp.path() / "i.txt", tmp.path() / "d.txt", fb); })
+                .find("io::write_mosp_batch: insertion 1's weight is 2147483648;"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(tmp.path() / "i.txt"));
 }
 
 TEST(IoRoundTrip, UndirectedFloatAndMultiColumn)

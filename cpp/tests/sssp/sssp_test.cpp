@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,11 @@ graph line_graph(resources const& res, std::vector<vertex_t> src, std::vector<ve
 {
   return graph::from_edges(res, n, src, dst, w, {.directed = directed});
 }
+
+// A result's base is copied only with its arrays: assigning one result's result_base to another
+// made stale arrays look current.
+static_assert(!std::is_copy_assignable_v<result_base> && !std::is_move_assignable_v<result_base>);
+static_assert(std::is_move_assignable_v<sssp::result> && std::is_move_constructible_v<sssp::result>);
 
 TEST(Sssp, DistancesAndLowestIdParents)
 {

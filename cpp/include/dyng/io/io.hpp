@@ -224,10 +224,14 @@ void write_path_costs(std::filesystem::path const& path, std::span<double const>
 
 /// Writes graphCsrRowPtr.txt, graphCsrColInd.txt and graphCsrValues.txt (k weights per line,
 /// space-separated) into `directory` (created if missing), byte for byte as the MOSP codes do.
-/// @throws invalid_argument if the csr's sizes disagree with k.
+/// @throws invalid_argument if the csr's sizes disagree with k; not_supported for a float64
+/// weight that is not an integer in [0, 2^31 - 1] (the format's readers refuse it), before
+/// anything is written.
 void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k);
 /// Writes a batch as the MOSP codes' insert.txt (`u v w..`) and delete.txt (`u v`); weight
 /// changes are written as insertions (which is what they are under the MOSP rules).
+/// @throws not_supported for a weight that is not an integer in [0, 2^31 - 1], before anything
+/// is written.
 void write_mosp_batch(std::filesystem::path const& insert_path,
                       std::filesystem::path const& delete_path, batch const& b);
 /// Writes a batch in the CLI's text format (ids + id_offset).

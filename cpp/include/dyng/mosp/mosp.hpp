@@ -26,7 +26,9 @@
 /// parent arc changed. The result equals a from-scratch compute element by element.
 ///
 /// Determinism: every array is a function of the graph and params only (any backend, thread
-/// count, update history). Not thread-safe per resources object.
+/// count, update history), except the order of the combined graph's arcs within a row, which
+/// follows its updates (its arcs, weights and trees do not; ADR 0005). Not thread-safe per
+/// resources object.
 ///
 /// CUDA (a graph built with CUDA resources): the K trees and the MOSP tree are CUDA sssp results,
 /// the combined graph is a device graph, the parent-tuple diff, the derived batch and the costs
