@@ -30,7 +30,7 @@ void write_files(std::string const& directory, result const& r, std::string_view
     return d;
   };
   try {
-    fs::path const root = dir(directory);
+    fs::path const root = dir(directory.empty() ? fs::path(".") : fs::path(directory));  // "": here
     std::string const s(suffix);
     for (int i = 0; i < r.num_objectives(); ++i) {
       auto const d = dir(root / ("obj" + std::to_string(r.objectives()[static_cast<std::size_t>(i)])));
