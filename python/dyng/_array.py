@@ -41,9 +41,9 @@ def _consumer_stream(stream: Any) -> tuple[bool, int | None]:
 
 
 class Array:
-    """A read-only array (1-D; n x K for MOSP costs). Host memory: NumPy reads it without a copy (``np.asarray(a)``), DLPack
-    consumers too (``np.from_dlpack(a)``, ``torch.from_dlpack(a)``; DLPack >= 1.0, read-only flag
-    set). Device memory (a CUDA plugin's results): ``__cuda_array_interface__`` (v3, with the
+    """A read-only array (1-D; n x K for MOSP costs). Host memory: NumPy reads it without a copy
+    (``np.asarray(a)``), DLPack consumers too (``np.from_dlpack(a)``, ``torch.from_dlpack(a)``;
+    DLPack >= 1.0, read-only flag set). Device memory (a CUDA plugin's results): ``__cuda_array_interface__`` (v3, with the
     writer's stream) and ``__dlpack__(stream=...)`` without a copy, the consumer's stream ordered
     after the writer's with an event; :meth:`to_numpy` copies to the host on the writer's stream.
     :meth:`to_numpy` follows NumPy's ``copy`` meanings."""

@@ -140,13 +140,6 @@ struct overlay_view {
   }
 
   template <class F>
-  void for_each_out(vertex_t u, F&& f) const
-  {
-    auto const slots = out_row(u);
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      if (vertex_t const v = slots.at(i); v != no_vertex) f(v);
-  }
-  template <class F>
   void for_each_in(vertex_t v, F&& f) const
   {
     if (!o.is_touched(v)) {

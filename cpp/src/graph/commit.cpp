@@ -400,7 +400,7 @@ void check_row(char const* what, std::size_t j, vertex_t u, vertex_t v, vertex_t
                                                  std::to_string(c) + " is " + num_str(x) +
                                                  "; weights must be finite and non-negative");
     if constexpr (std::is_same_v<W, std::int32_t>) {
-      DYNG_EXPECTS(std::trunc(x) == x && x <= static_cast<double>(std::numeric_limits<std::int32_t>::max()),
+      DYNG_EXPECTS(int32_weight(x),
                    row() + "edge " + edge_str(u, v) + ", weight column " + std::to_string(c) + " is " + num_str(x) +
                        "; the graph has int32 weights, so weights must be integers in [0, 2147483647]");
     }

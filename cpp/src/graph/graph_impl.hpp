@@ -11,8 +11,10 @@
 // order as the out-adjacency (the i-th copy of source u in in-row v is the i-th copy of v in
 // out-row u), so "the first copy" means the same arc on both sides. Weights are column-major: column c of slot s is
 // weight[c * capacity() + s], so an sssp on one objective streams one contiguous column.
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -195,6 +197,12 @@ std::string memory_shortfall(double bytes);
 /// the machine has) when lower; "max" or a missing file is no limit. 0: unknown.
 double usable_memory(std::initializer_list<char const*> cgroup_limits = {"/sys/fs/cgroup/memory.max",
                                                                           "/sys/fs/cgroup/memory/memory.limit_in_bytes"});
+
+/// Whether a weight is one an int32 graph holds: an integer in [0, 2^31 - 1] (NaN is not).
+inline bool int32_weight(double w) noexcept
+{
+  return w >= 0 && std::trunc(w) == w && w <= static_cast<double>(std::numeric_limits<std::int32_t>::max());
+}
 
 /// Words of error messages: an edge as "(u, v)", a weight as the shortest text that reads back as it.
 std::string edge_str(vertex_t u, vertex_t v);

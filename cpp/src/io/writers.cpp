@@ -14,6 +14,7 @@
 
 #include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
+#include "graph/graph_impl.hpp"
 #include "io/parse.hpp"
 
 namespace dyng::io {
@@ -124,10 +125,8 @@ template <class What>
 void expect_mosp_weights(std::span<double const> w, std::string_view who, What&& what)
 {
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (w[i] == std::floor(w[i]) && w[i] >= 0 && w[i] <= std::numeric_limits<std::int32_t>::max()) continue;
-    char shown[32];
-    auto const end = std::to_chars(shown, shown + sizeof shown, w[i]).ptr;
-    throw not_supported(std::string(who) + ": " + what(i) + " is " + std::string(shown, end) +
+    if (dyng::detail::int32_weight(w[i])) continue;
+    throw not_supported(std::string(who) + ": " + what(i) + " is " + dyng::detail::num_str(w[i]) +
                         "; the MOSP files hold integer weights in [0, 2147483647] only (their readers refuse "
                         "others); write another format (csv, dimacs) or scale the weights to integers "
                         "(io::scale_weights, or read with weight_scale)");
