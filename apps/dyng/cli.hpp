@@ -78,11 +78,18 @@ struct backend_options {
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms);
 
 /// Where a command's batch came from, for its report and its refusals.
+/// What a batch's deletions and its insertions and weight changes were read from, for messages
+/// ("--updates b.txt" for both, or the MOSP files' flags).
+struct batch_files {
+  std::string deletions, upserts;
+};
+/// Where a batch came from, for the report and for naming a refused row.
 struct batch_origin {
   std::string what;        // the report's description
-  std::string file;        // the --updates file ("" for other batches)
+  batch_files files;       // the files its lists were read from, as flags name them ("" for --random)
   io::batch_lines lines;   // each row's line in its file
   std::int64_t id_offset = 0;
+  bool scaled = false;     // weights multiplied by --weight-scale after reading
 };
 
 /// The batch options sssp and mosp share: a batch file (`--updates`), the MOSP pair
@@ -102,19 +109,13 @@ struct batch_options {
   [[nodiscard]] batch make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const;
 };
 
-/// A rejected batch's message for the command line. A deletion or weight change of an absent
-/// edge in an --updates file is named by its line and file ids (found on `g`, which the refused
-/// commit left as it was); any other refusal says where the batch came from and how the
-/// library's 0-based vertices map to file ids.
-std::string batch_context(invalid_argument const& e, batch_origin const& origin, graph const& g, batch const& b);
-/// The refusal of --updates `file`'s row at `line`, '-' or '=' of the edge u -> v (file ids): the
-/// edge is absent; the remedies.
-std::string absent_edge(std::string const& file, std::int64_t line, char op, std::int64_t u, std::int64_t v);
-/// What a batch's deletions and its insertions and weight changes were read from, for messages
-/// ("--updates b.txt" for both, or the MOSP files' flags).
-struct batch_files {
-  std::string deletions, upserts;
-};
+/// A rejected batch's message for the command line. A row the commit refused, in a batch read
+/// from files, is named by its file and line (and an absent edge by its file ids); any other
+/// refusal says where the batch came from and how the library's 0-based vertices map to file ids.
+std::string batch_context(invalid_argument const& e, batch_origin const& origin, batch const& b);
+/// The refusal of the row at `line` of `from` ("--updates b.txt"), '-' or '=' of the edge u -> v
+/// (file ids): the edge is absent; the remedies.
+std::string absent_edge(std::string const& from, std::int64_t line, char op, std::int64_t u, std::int64_t v);
 /// Every id of a batch read `from` files (with `id_offset`; each row's line in `lines`) names one
 /// of the graph's `n` vertices.
 /// @throws invalid_argument naming the row's file and line and the id as a file id (a batch

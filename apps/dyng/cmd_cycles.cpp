@@ -84,7 +84,7 @@ batch read_updates(loaded const& l, std::string const& file, missing_edge policy
       auto const first = csr.targets.begin() + csr.offsets[static_cast<std::size_t>(u)];
       auto const last = csr.targets.begin() + csr.offsets[static_cast<std::size_t>(u) + 1];
       if (std::find(first, last, v) == last)
-        throw invalid_argument(absent_edge(file, lines.deletions[i], '-', file_id(l, u), file_id(l, v)));
+        throw invalid_argument(absent_edge(from, lines.deletions[i], '-', file_id(l, u), file_id(l, v)));
     }
   }
   return b;

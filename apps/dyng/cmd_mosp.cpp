@@ -74,7 +74,7 @@ int run_mosp(mosp_options const& o)
       try {
         dyng::update(res, on, b, trial);
       } catch (invalid_argument const& e) {
-        throw invalid_argument(batch_context(e, origin, on, b));  // a refused batch left `on` as it was
+        throw invalid_argument(batch_context(e, origin, b));
       }
     });
     out.add_timing("update", summarize(update_ms));

@@ -40,7 +40,7 @@ void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp
   try {
     dyng::detail::update_all(res, g, b, ptrs);
   } catch (invalid_argument const& e) {
-    throw invalid_argument(batch_context(e, origin, g, b));
+    throw invalid_argument(batch_context(e, origin, b));
   }
 }
 
@@ -109,7 +109,7 @@ int run_sssp(sssp_options const& o)
       try {
         copy.commit(res, b);
       } catch (invalid_argument const& e) {
-        throw invalid_argument(batch_context(e, origin, g, b));
+        throw invalid_argument(batch_context(e, origin, b));
       }
       commit_ms.push_back(elapsed_ms(start));
     }

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
-#include <set>
 #include <sstream>
 
 #include "cli.hpp"
@@ -270,20 +269,27 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
   batch b;
   if (!updates.empty()) {
     *what = updates + (ignore_missing ? ", absent edges skipped" : "");
-    origin->file = updates;
+    origin->files = {"--updates " + updates, "--updates " + updates};
     b = io::read_batch(updates, g.k(), batch_semantics::set, id_offset,
                        ignore_missing ? missing_edge::ignore : missing_edge::error, &origin->lines);
-    check_batch_ids(b, g.num_vertices(), id_offset, {"--updates " + updates, "--updates " + updates}, origin->lines);
+    check_batch_ids(b, g.num_vertices(), id_offset, origin->files, origin->lines);
   } else {
     if (!g.directed())
       throw invalid_argument("--insert/--delete apply the DynaMOSP batch rules, which are for directed graphs; "
                              "give an undirected graph's changes as an --updates file ('+ u v w..', '- u v')");
     *what = insert + " + " + remove + " (MOSP rules)";
+    origin->files = {"--delete " + remove, "--insert " + insert};
+    origin->id_offset = 0;  // MOSP batch files are 0-based whatever the graph's format
     b = io::read_mosp_batch(insert, remove, g.k(), &origin->lines);
-    check_batch_ids(b, g.num_vertices(), 0, {"--delete " + remove, "--insert " + insert}, origin->lines);  // 0-based
+    check_batch_ids(b, g.num_vertices(), 0, origin->files, origin->lines);  // 0-based
   }
   if (go.weight_scale > 0) {
-    b = io::scale_weights(b, go.weight_scale);
+    try {
+      b = io::scale_weights(b, go.weight_scale);
+    } catch (invalid_argument const& e) {
+      throw invalid_argument(batch_context(e, *origin, b));
+    }
+    origin->scaled = true;
     std::ostringstream scale;
     scale << go.weight_scale;
     *what += ", weights times " + scale.str();
@@ -291,10 +297,10 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
   return b;
 }
 
-std::string absent_edge(std::string const& file, std::int64_t line, char op, std::int64_t u, std::int64_t v)
+std::string absent_edge(std::string const& from, std::int64_t line, char op, std::int64_t u, std::int64_t v)
 {
-  std::string const row = "--updates " + file + " line " + std::to_string(line) + ": '" + op + " " + std::to_string(u) +
-                          " " + std::to_string(v) + "' ";
+  std::string const row =
+      from + " line " + std::to_string(line) + ": '" + op + " " + std::to_string(u) + " " + std::to_string(v) + "' ";
   if (op == '-')
     return row + "deletes an edge the graph does not have; remove the line, or pass --ignore-missing to skip "
                  "absent edges";
@@ -302,56 +308,25 @@ std::string absent_edge(std::string const& file, std::int64_t line, char op, std
                "pass --ignore-missing to skip absent edges";
 }
 
-namespace {
-/// The first row of `b` (from an --updates file) that names an edge absent where the commit
-/// looks for it, as the commit scans: a deletion of an edge `g` lacks, then a weight change of an
-/// edge absent at that point of the batch (deleted, and not inserted again before it). Its
-/// message, or "" if there is none.
-std::string first_absent_edge(batch_origin const& origin, graph const& g, batch const& b)
+std::string batch_context(invalid_argument const& e, batch_origin const& origin, batch const& b)
 {
-  auto const csr = g.to_csr();
-  auto const in_graph = [&](vertex_t u, vertex_t v) {
-    auto const row = static_cast<std::size_t>(u);
-    auto const first = csr.targets.begin() + csr.offsets[row], last = csr.targets.begin() + csr.offsets[row + 1];
-    return std::find(first, last, v) != last;
-  };
-  auto const key = [&](vertex_t u, vertex_t v) {
-    if (!g.directed() && u > v) std::swap(u, v);
-    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(u)) << 32 | static_cast<std::uint32_t>(v);
-  };
-  auto const said = [&](std::int64_t line, char op, vertex_t u, vertex_t v) {
-    return absent_edge(origin.file, line, op, u + origin.id_offset, v + origin.id_offset);
-  };
-  std::set<std::uint64_t> deleted, inserted;
-  for (std::size_t i = 0; i < b.deletions(); ++i) {
-    vertex_t const u = b.erase_src()[i], v = b.erase_dst()[i];
-    if (!in_graph(u, v)) return said(origin.lines.deletions[i], '-', u, v);
-    deleted.insert(key(u, v));
+  std::string const ids = "file id = vertex + " + std::to_string(origin.id_offset);
+  auto const* row = dynamic_cast<batch_row_error const*>(&e);
+  if (row == nullptr || origin.files.deletions.empty())  // not a row, or a --random batch (no lines)
+    return "batch " + origin.what + ": " + e.what() + " (" + ids + ")";
+  auto const j = row->row();
+  bool const deletion = row->list() == batch_list::deletion;
+  auto const& from = deletion ? origin.files.deletions : origin.files.upserts;
+  auto const& lines = deletion                                   ? origin.lines.deletions
+                      : row->list() == batch_list::insertion ? origin.lines.insertions
+                                                                 : origin.lines.weight_changes;
+  if (row->problem() == batch_row_error::kind::absent_edge) {
+    auto const u = deletion ? b.erase_src()[j] : b.change_src()[j];
+    auto const v = deletion ? b.erase_dst()[j] : b.change_dst()[j];
+    return absent_edge(from, lines[j], deletion ? '-' : '=', u + origin.id_offset, v + origin.id_offset);
   }
-  std::size_t ins = 0, chg = 0;
-  for (auto const is_change : b.upsert_order()) {
-    if (!is_change) {
-      inserted.insert(key(b.insert_src()[ins], b.insert_dst()[ins]));
-      ++ins;
-      continue;
-    }
-    vertex_t const u = b.change_src()[chg], v = b.change_dst()[chg];
-    bool const present = inserted.contains(key(u, v)) || (in_graph(u, v) && !deleted.contains(key(u, v)));
-    if (!present) return said(origin.lines.weight_changes[chg], '=', u, v);
-    ++chg;
-  }
-  return {};
-}
-}  // namespace
-
-std::string batch_context(invalid_argument const& e, batch_origin const& origin, graph const& g, batch const& b)
-{
-  std::string const message = e.what();
-  bool const absent = message.find("does not exist") != std::string::npos;
-  if (absent && !origin.file.empty())
-    if (auto row = first_absent_edge(origin, g, b); !row.empty()) return row;
-  return "batch " + origin.what + ": " + message + " (file id = vertex + " + std::to_string(origin.id_offset) + ")" +
-         (absent ? "; --ignore-missing skips absent edges" : "");
+  return from + " line " + std::to_string(lines[j]) + ": " + e.what() + " (" + ids +
+         (origin.scaled ? "; weights as scaled by --weight-scale" : "") + ")";
 }
 
 std::string cuda_engine_id(std::string const& choice, resources const& res)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ._backend import use_cpu_only
 from ._errors import (
     BackendWarning,
+    BatchRowError,
     CudaError,
     Error,
     InternalError,
@@ -37,6 +38,7 @@ __all__ = [
     "Array",
     "BackendWarning",
     "Batch",
+    "BatchRowError",
     "CommitStats",
     "CudaError",
     "Error",

@@ -13,6 +13,7 @@ __all__ = [
     "Error",
     "InvalidArgumentError",
     "StaleResultError",
+    "BatchRowError",
     "NotSupportedError",
     "IOError",
     "CudaError",
@@ -31,6 +32,24 @@ class InvalidArgumentError(Error, ValueError):
 
 class StaleResultError(InvalidArgumentError):
     """A result no longer matches its graph: the graph was committed to without updating it."""
+
+
+class BatchRowError(InvalidArgumentError):
+    """A commit refused one row of a batch; nothing changed.
+
+    ``list`` (``"deletion"``, ``"insertion"`` or ``"weight_change"``) and ``row`` (0-based, in
+    the order rows were added to that list) locate it, so that a caller who built the batch
+    from a file can name the line; ``problem`` is the rule it broke: ``"vertex_out_of_range"``,
+    ``"bad_weight"`` (negative, not finite, or not an integer the graph's int32 weights hold)
+    or ``"absent_edge"`` (a deletion or weight change of a missing edge, ``missing="error"``).
+    """
+
+    def __init__(self, message: str, list: str | None = None, row: int | None = None,  # noqa: A002
+                 problem: str | None = None) -> None:
+        super().__init__(message)
+        self.list = list
+        self.row = row
+        self.problem = problem
 
 
 class NotSupportedError(Error, NotImplementedError):
@@ -54,7 +73,7 @@ class BackendWarning(UserWarning):
     installed but cannot be used); the message names the reason and the remedy."""
 
 
-for _cls in (Error, InvalidArgumentError, StaleResultError, NotSupportedError, IOError, CudaError,
+for _cls in (Error, InvalidArgumentError, StaleResultError, BatchRowError, NotSupportedError, IOError, CudaError,
              InternalError, BackendWarning):
     _cls.__module__ = "dyng"  # shown as dyng.InvalidArgumentError in tracebacks
 del _cls

@@ -2,6 +2,7 @@
 // (pure Python, so `except dyng.InvalidArgumentError` needs no native module, and a CUDA plugin
 // module maps to the very same classes); each also subclasses the nearest built-in.
 #include <dyng/core/error.hpp>
+#include <dyng/graph/batch.hpp>
 
 #include <string_view>
 
@@ -10,18 +11,41 @@
 namespace dyng::python {
 namespace {
 
-void raise(char const* name, std::exception const& e)
+/// The message of `e` as Python reads it: decoded (a file name in it may not be UTF-8) and its
+/// C++ remedies respelled for Python (dyng._errors._pythonic).
+nb::object python_message(nb::module_ const& errors, std::exception const& e)
 {
-  // Looked up on each translation (errors are rare); the module is cached in sys.modules. The
-  // message's C++ remedies are respelled for Python (dyng._errors._pythonic).
-  nb::module_ errors = nb::module_::import_("dyng._errors");
-  std::string_view const what = e.what();  // a file name in it may not be UTF-8
+  std::string_view const what = e.what();
   nb::object message = nb::steal(PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "replace"));
   try {
     message = errors.attr("_pythonic")(message);
   } catch (nb::python_error const&) {  // keep the message as it is
   }
-  PyErr_SetObject(errors.attr(name).ptr(), message.ptr());
+  return message;
+}
+
+// The classes are looked up on each translation (errors are rare); the module is cached in
+// sys.modules.
+void raise(char const* name, std::exception const& e)
+{
+  nb::module_ errors = nb::module_::import_("dyng._errors");
+  PyErr_SetObject(errors.attr(name).ptr(), python_message(errors, e).ptr());
+}
+
+/// BatchRowError with the row's place and problem as attributes.
+void raise_row(dyng::batch_row_error const& e)
+{
+  constexpr char const* lists[] = {"deletion", "insertion", "weight_change"};
+  constexpr char const* problems[] = {"vertex_out_of_range", "bad_weight", "absent_edge"};
+  nb::module_ errors = nb::module_::import_("dyng._errors");
+  nb::object const type = errors.attr("BatchRowError");
+  try {
+    nb::object const error = type(python_message(errors, e), lists[static_cast<int>(e.list())], e.row(),
+                                  problems[static_cast<int>(e.problem())]);
+    PyErr_SetObject(type.ptr(), error.ptr());
+  } catch (nb::python_error const&) {  // the instance could not be made: the class and message still say it
+    PyErr_SetObject(type.ptr(), python_message(errors, e).ptr());
+  }
 }
 
 }  // namespace
@@ -33,6 +57,8 @@ void bind_errors(nb::module_&)
       std::rethrow_exception(p);
     } catch (dyng::stale_result const& e) {  // before invalid_argument, its base
       raise("StaleResultError", e);
+    } catch (dyng::batch_row_error const& e) {  // before invalid_argument, its base
+      raise_row(e);
     } catch (dyng::invalid_argument const& e) {
       raise("InvalidArgumentError", e);
     } catch (dyng::not_supported const& e) {

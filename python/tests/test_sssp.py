@@ -1,6 +1,8 @@
 """sssp through the typed layer: compute, update, dyng.update, staleness; update == recompute
 against SciPy's dijkstra on random graphs (hypothesis)."""
 
+import pickle
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -110,6 +112,23 @@ def test_invalid_batch_changes_nothing() -> None:
     assert g.version == before and r.is_current()
     with pytest.raises(dyng.InvalidArgumentError, match="negative|non-negative|weight"):
         dyng.sssp.update(r, dyng.Batch().insert(0, 1, -3))
+
+
+def test_a_refused_row_is_located() -> None:
+    g, r = quick()
+    cases = [
+        (dyng.Batch().insert(0, 1, 1).erase(0, 9), ("deletion", 0, "vertex_out_of_range")),
+        (dyng.Batch().insert(0, 1, 1).insert(1, 0, 2.5), ("insertion", 1, "bad_weight")),
+        (dyng.Batch(missing="error").set_weights(0, 1, 1).set_weights(3, 3, 1), ("weight_change", 1, "absent_edge")),
+    ]
+    for b, where in cases:
+        with pytest.raises(dyng.BatchRowError) as caught:
+            dyng.sssp.update(r, b)
+        assert (caught.value.list, caught.value.row, caught.value.problem) == where
+        assert isinstance(caught.value, dyng.InvalidArgumentError) and isinstance(caught.value, ValueError)
+        again = pickle.loads(pickle.dumps(caught.value))
+        assert (again.list, again.row, again.problem, str(again)) == (*where, str(caught.value))
+    assert r.is_current()
 
 
 def test_result_of_another_graph_is_refused() -> None:

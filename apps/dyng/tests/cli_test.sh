@@ -98,6 +98,12 @@ printf -- '# a comment\n\n+ 3 1 4\n- 1 2\n= 1 2 9\n' >"$tmp/changed.txt"
 expect_exit 1 "dyng: error: --updates .*changed.txt line 5: '= 1 2' changes the weights of an edge absent at that point of the batch; insert it with '\\+' instead" sssp "$tmp/path.gr" --updates "$tmp/changed.txt"
 expect_exit 1 "changed.txt line 5: '= 1 2' changes the weights" mosp "$tmp/path.gr" --updates "$tmp/changed.txt"
 check "ignore missing" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/absent.txt" --ignore-missing --verify
+# A weight the graph cannot hold is named by its line too, also after --weight-scale.
+printf -- '+ 3 1 4\n\n+ 3 2 2.5\n' >"$tmp/fraction.txt"
+expect_exit 1 "dyng: error: --updates .*fraction.txt line 3: batch insertion 1: edge \\(2, 1\\), weight column 0 is 2.5; the graph has int32 weights, so weights must be integers in \\[0, 2147483647\\].* \\(file id = vertex \\+ 1\\)" sssp "$tmp/path.gr" --updates "$tmp/fraction.txt"
+expect_exit 1 "fraction.txt line 3: batch insertion 1: edge \\(2, 1\\), weight column 0 is 2.5" mosp "$tmp/path.gr" --updates "$tmp/fraction.txt"
+printf -- '= 1 2 6.05 2.5\n+ 3 1 1e8 1\n' >"$tmp/scaled.txt"
+expect_exit 1 "dyng: error: --updates .*scaled.txt line 2: scale_weights: insertion row 0 weight 1e\\+08 times 100 exceeds the int32 range" sssp "$data/io/tiny_net.tntp" --weight-scale 100 --updates "$tmp/scaled.txt"
 # JSON strings escape control characters (a tab in a file name).
 printf '0 1\n1 0\n' >"$tmp/tab$(printf '\t')name.txt"
 check "json escapes" "$dyng" cycles "$tmp/tab$(printf '\t')name.txt" -k 2 --json

@@ -15,6 +15,19 @@ void expect_k_weights(char const* what, std::size_t given, int k)
 }
 }  // namespace
 
+char const* list_name(batch_list list) noexcept
+{
+  switch (list) {
+    case batch_list::deletion:
+      return "deletion";
+    case batch_list::insertion:
+      return "insertion";
+    case batch_list::weight_change:
+      return "weight change";
+  }
+  return "row";  // not an enumerator: unreachable for values the enum names
+}
+
 batch::batch(int k, batch_semantics semantics, missing_edge policy)
     : k_(k), semantics_(semantics), policy_(policy)
 {

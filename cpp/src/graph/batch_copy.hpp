@@ -11,7 +11,7 @@ namespace dyng::detail {
 /// A batch with `b`'s k, semantics, policy and rows: the deletions, then the insertions and
 /// weight changes interleaved as they were added (a later row for an edge wins), each vertex id
 /// through `id(v, list, row)` and each row's k weights through `weights(w, list, row)` (returning
-/// k weights). `list` names the row's list for messages: "deletion", "insertion", "weight change".
+/// k weights); `list` and `row` locate the row for messages (batch_row_error).
 template <class Id, class Weights>
 batch copy_rows(batch const& b, Id const& id, Weights const& weights)
 {
@@ -19,16 +19,16 @@ batch copy_rows(batch const& b, Id const& id, Weights const& weights)
   batch out(b.k(), b.semantics(), b.policy());
   out.reserve(b.insertions(), b.deletions());
   for (std::size_t j = 0; j < b.deletions(); ++j)
-    out.erase(id(b.erase_src()[j], "deletion", j), id(b.erase_dst()[j], "deletion", j));
+    out.erase(id(b.erase_src()[j], batch_list::deletion, j), id(b.erase_dst()[j], batch_list::deletion, j));
   std::size_t ins = 0, chg = 0;
   for (auto const kind : b.upsert_order()) {
     if (kind == 0) {
-      out.insert(id(b.insert_src()[ins], "insertion", ins), id(b.insert_dst()[ins], "insertion", ins),
-                 weights(b.insert_weights().subspan(ins * k, k), "insertion", ins));
+      out.insert(id(b.insert_src()[ins], batch_list::insertion, ins), id(b.insert_dst()[ins], batch_list::insertion, ins),
+                 weights(b.insert_weights().subspan(ins * k, k), batch_list::insertion, ins));
       ++ins;
     } else {
-      out.set_weights(id(b.change_src()[chg], "weight change", chg), id(b.change_dst()[chg], "weight change", chg),
-                      weights(b.change_weights().subspan(chg * k, k), "weight change", chg));
+      out.set_weights(id(b.change_src()[chg], batch_list::weight_change, chg), id(b.change_dst()[chg], batch_list::weight_change, chg),
+                      weights(b.change_weights().subspan(chg * k, k), batch_list::weight_change, chg));
       ++chg;
     }
   }

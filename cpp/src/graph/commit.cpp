@@ -385,24 +385,37 @@ void record_upserts(change_set<W>& cs, std::size_t at, std::span<arc_op const> o
   cs.resize(at, k);
 }
 
-/// The ids and weights of batch row `j` of kind `what` ("deletion"); messages are built only
-/// on failure, so valid rows cost no allocation.
-template <class W>
-void check_row(char const* what, std::size_t j, vertex_t u, vertex_t v, vertex_t n, std::span<double const> w)
+/// Refuses row j of `list` with `msg` when `cond` fails; the message is built only then, so
+/// valid rows cost no allocation.
+#define DYNG_EXPECTS_ROW(cond, list, j, problem, msg)                                                     \
+  do {                                                                                                  \
+    if (!(cond)) throw batch_row_error((msg) + source_tag(__FILE__, __LINE__), (list), (j), (problem)); \
+  } while (0)
+
+/// How a row is named in messages: "batch insertion 17: ".
+std::string row_name(batch_list list, std::size_t j)
 {
-  auto row = [&] { return std::string("batch ") + what + " " + std::to_string(j) + ": "; };
+  return std::string("batch ") + list_name(list) + " " + std::to_string(j) + ": ";
+}
+
+/// The ids and weights of row `j` of `list`.
+template <class W>
+void check_row(batch_list list, std::size_t j, vertex_t u, vertex_t v, vertex_t n, std::span<double const> w)
+{
   for (vertex_t x : {u, v})
-    DYNG_EXPECTS(x >= 0 && x < n, row() + "vertex " + std::to_string(x) + " of edge " + edge_str(u, v) +
-                                      " out of range [0, " + std::to_string(n) + "); ids are 0-based");
+    DYNG_EXPECTS_ROW(x >= 0 && x < n, list, j, batch_row_error::kind::vertex_out_of_range,
+                     row_name(list, j) + "vertex " + std::to_string(x) + " of edge " + edge_str(u, v) +
+                         " out of range [0, " + std::to_string(n) + "); ids are 0-based");
   for (std::size_t c = 0; c < w.size(); ++c) {
     double const x = w[c];
-    DYNG_EXPECTS(std::isfinite(x) && x >= 0, row() + "edge " + edge_str(u, v) + ", weight column " +
-                                                 std::to_string(c) + " is " + num_str(x) +
-                                                 "; weights must be finite and non-negative");
+    DYNG_EXPECTS_ROW(std::isfinite(x) && x >= 0, list, j, batch_row_error::kind::bad_weight,
+                     row_name(list, j) + "edge " + edge_str(u, v) + ", weight column " + std::to_string(c) + " is " +
+                         num_str(x) + "; weights must be finite and non-negative");
     if constexpr (std::is_same_v<W, std::int32_t>) {
-      DYNG_EXPECTS(int32_weight(x),
-                   row() + "edge " + edge_str(u, v) + ", weight column " + std::to_string(c) + " is " + num_str(x) +
-                       "; the graph has int32 weights, so weights must be integers in [0, 2147483647]");
+      DYNG_EXPECTS_ROW(int32_weight(x), list, j, batch_row_error::kind::bad_weight,
+                       row_name(list, j) + "edge " + edge_str(u, v) + ", weight column " + std::to_string(c) +
+                           " is " + num_str(x) +
+                           "; the graph has int32 weights, so weights must be integers in [0, 2147483647]");
     }
   }
 }
@@ -414,13 +427,13 @@ void check_row_of(graph_impl const& g, batch const& b, batch_list list, std::siz
   std::size_t const k = static_cast<std::size_t>(g.k);
   switch (list) {
     case batch_list::deletion:
-      check_row<W>("deletion", j, b.erase_src()[j], b.erase_dst()[j], g.n, {});
+      check_row<W>(list, j, b.erase_src()[j], b.erase_dst()[j], g.n, {});
       break;
     case batch_list::insertion:
-      check_row<W>("insertion", j, b.insert_src()[j], b.insert_dst()[j], g.n, b.insert_weights().subspan(j * k, k));
+      check_row<W>(list, j, b.insert_src()[j], b.insert_dst()[j], g.n, b.insert_weights().subspan(j * k, k));
       break;
     case batch_list::weight_change:
-      check_row<W>("weight change", j, b.change_src()[j], b.change_dst()[j], g.n, b.change_weights().subspan(j * k, k));
+      check_row<W>(list, j, b.change_src()[j], b.change_dst()[j], g.n, b.change_weights().subspan(j * k, k));
       break;
   }
 }
@@ -493,18 +506,12 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
       stats.ignored += static_cast<std::int64_t>(grp.erases - 1);  // repeated deletions of one arc
     }
   }
-  DYNG_EXPECTS(bad_del == std::numeric_limits<std::size_t>::max(),
-               "batch deletion " + std::to_string(bad_del) + ": edge " +
-                   edge_str(b.erase_src()[bad_del], b.erase_dst()[bad_del]) +
-                   " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
+  if (bad_del != std::numeric_limits<std::size_t>::max()) refuse_missing_edge(b, batch_list::deletion, bad_del);
   simulate_side<0>(po, out, all_ops, threads);
   if (strict)
     for (auto const& o : all_ops)
       if (o.skip) bad_chg = std::min(bad_chg, o.row);
-  DYNG_EXPECTS(bad_chg == std::numeric_limits<std::size_t>::max(),
-               "batch weight change " + std::to_string(bad_chg) + ": edge " +
-                   edge_str(b.change_src()[bad_chg], b.change_dst()[bad_chg]) +
-                   " does not exist (at that point of the batch); insert it instead, or use missing_edge::ignore");
+  if (bad_chg != std::numeric_limits<std::size_t>::max()) refuse_missing_edge(b, batch_list::weight_change, bad_chg);
   for (auto const& o : all_ops)
     if (o.skip) ++stats.ignored;
 
@@ -592,6 +599,21 @@ void check_batch_shape(graph_impl const& g, batch const& b)
   DYNG_ASSERT(b.insert_weights().size() == b.insertions() * k && b.change_weights().size() == b.weight_changes() * k &&
                   b.upsert_order().size() == b.insertions() + b.weight_changes(),
               "batch arrays out of step");
+}
+
+void refuse_missing_edge(batch const& b, batch_list list, std::size_t j)
+{
+  if (list == batch_list::deletion)
+    throw batch_row_error(row_name(list, j) + "edge " + edge_str(b.erase_src()[j], b.erase_dst()[j]) +
+                              " does not exist; remove the row, or use missing_edge::ignore to skip missing edges" +
+                              source_tag(__FILE__, __LINE__),
+                          list, j, batch_row_error::kind::absent_edge);
+  DYNG_ASSERT(list == batch_list::weight_change, "only deletions and weight changes name existing edges");
+  throw batch_row_error(row_name(list, j) + "edge " + edge_str(b.change_src()[j], b.change_dst()[j]) +
+                            " does not exist (at that point of the batch); insert it instead, or use "
+                            "missing_edge::ignore" +
+                            source_tag(__FILE__, __LINE__),
+                        list, j, batch_row_error::kind::absent_edge);
 }
 
 void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::size_t j)

@@ -121,12 +121,13 @@ inline bool refuses_missing_edges(batch const& b)
 {
   return b.semantics() == batch_semantics::set && b.policy() == missing_edge::error;
 }
-/// The lists of a batch, in the order their rows are checked.
-enum class batch_list : std::uint8_t { deletion, insertion, weight_change };
 /// Checks one row (ids, weights); the device commit calls it for the first row its kernels
 /// flagged, so both commits word an error the same way.
-/// @throws invalid_argument naming the row, if it is invalid.
+/// @throws batch_row_error naming the row, if it is invalid.
 void check_batch_row(graph_impl const& g, batch const& b, batch_list list, std::size_t j);
+/// Refuses row j of `list` (a deletion or weight change) as naming an edge the graph lacks at
+/// that point of the batch; both commits' wording.
+[[noreturn]] void refuse_missing_edge(batch const& b, batch_list list, std::size_t j);
 
 #if defined(DYNG_HAVE_CUDA)
 // The device side of a graph (graph/cuda/device_graph.cu).

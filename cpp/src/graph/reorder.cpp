@@ -111,14 +111,16 @@ graph renumbered(resources const& res, graph const& g, vertex_order const& order
 batch renumbered(batch const& b, vertex_order const& order)
 {
   check_order(order, static_cast<vertex_t>(order.new_id.size()));  // O(n): a row renamed twice would merge vertices
-  auto const name = [&](vertex_t v, char const* list, std::size_t row) {
-    DYNG_EXPECTS(v >= 0 && static_cast<std::size_t>(v) < order.new_id.size(),
-                 std::string("renumbered: ") + list + " row " + std::to_string(row) + " names vertex " + std::to_string(v) +
-                     ", which the order (of " + std::to_string(order.new_id.size()) +
-                     " vertices) does not rename; renumber batches of the graph the order was made for");
+  auto const name = [&](vertex_t v, batch_list list, std::size_t row) {
+    if (v < 0 || static_cast<std::size_t>(v) >= order.new_id.size())
+      throw batch_row_error(std::string("renumbered: ") + list_name(list) + " row " + std::to_string(row) +
+                                " names vertex " + std::to_string(v) + ", which the order (of " +
+                                std::to_string(order.new_id.size()) +
+                                " vertices) does not rename; renumber batches of the graph the order was made for",
+                            list, row, batch_row_error::kind::vertex_out_of_range);
     return order.new_id[idx(v)];
   };
-  return detail::copy_rows(b, name, [](std::span<double const> w, char const*, std::size_t) { return w; });
+  return detail::copy_rows(b, name, [](std::span<double const> w, batch_list, std::size_t) { return w; });
 }
 
 }  // namespace dyng

@@ -378,18 +378,20 @@ batch scale_weights(batch const& b, double scale)
 {
   detail::check_weight_scale(scale, "scale_weights: scale");
   std::vector<double> scaled(static_cast<std::size_t>(b.k()));
-  auto const scale_row = [&](std::span<double const> w, char const* list, std::size_t row) {
+  auto const scale_row = [&](std::span<double const> w, batch_list list, std::size_t row) {
     for (std::size_t c = 0; c < w.size(); ++c) {
       // Negative or non-finite weights pass through: the commit refuses them, naming the row.
       auto const x = detail::scaled_weight(w[c], scale);
-      DYNG_EXPECTS(x.has_value(), std::string("scale_weights: ") + list + " row " + std::to_string(row) + " weight " +
-                                      std::to_string(w[c]) + " times " + detail::scale_text(scale) +
-                                      " exceeds the int32 range; use a smaller scale");
+      if (!x)
+        throw batch_row_error(std::string("scale_weights: ") + list_name(list) + " row " + std::to_string(row) +
+                                  " weight " + dyng::detail::num_str(w[c]) + " times " + detail::scale_text(scale) +
+                                  " exceeds the int32 range; use a smaller scale",
+                              list, row, batch_row_error::kind::bad_weight);
       scaled[c] = *x;
     }
     return std::span<double const>(scaled);
   };
-  return dyng::detail::copy_rows(b, [](vertex_t v, char const*, std::size_t) { return v; }, scale_row);
+  return dyng::detail::copy_rows(b, [](vertex_t v, batch_list, std::size_t) { return v; }, scale_row);
 }
 
 distance_array read_distances(std::filesystem::path const& path, dyng::weight_type weights)

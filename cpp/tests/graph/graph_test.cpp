@@ -8,7 +8,9 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -563,30 +565,43 @@ struct bad_case {
   std::string name;
   std::function<batch()> make;
   std::string needle;
+  /// The refused row (batch_row_error), or none for a refusal of the whole batch.
+  std::optional<std::tuple<batch_list, std::size_t, batch_row_error::kind>> row;
 };
 
 TEST(GraphCommit, InvalidBatchesChangeNothing)
 {
+  using enum batch_list;
+  using kind = batch_row_error::kind;
   std::vector<double> two{1.0, 2.0};
   std::vector<bad_case> cases{
-      {"k mismatch", [&] { return batch(2).insert(0, 1, two); }, "batch has k=2 weights per row, the graph has k=1"},
+      {"k mismatch", [&] { return batch(2).insert(0, 1, two); }, "batch has k=2 weights per row, the graph has k=1",
+       std::nullopt},
       {"deletion id", [] { return batch().erase(0, 1).erase(4, 0); },
-       "batch deletion 1: vertex 4 of edge (4, 0) out of range [0, 4); ids are 0-based"},
+       "batch deletion 1: vertex 4 of edge (4, 0) out of range [0, 4); ids are 0-based",
+       std::tuple(deletion, 1, kind::vertex_out_of_range)},
       {"insertion id", [] { return batch().insert(0, 3, 1.0).insert(-1, 0, 1.0); },
-       "batch insertion 1: vertex -1 of edge (-1, 0) out of range"},
-      {"change id", [] { return batch().set_weights(0, 7, 1.0); }, "batch weight change 0: vertex 7"},
+       "batch insertion 1: vertex -1 of edge (-1, 0) out of range", std::tuple(insertion, 1, kind::vertex_out_of_range)},
+      {"change id", [] { return batch().set_weights(0, 7, 1.0); }, "batch weight change 0: vertex 7",
+       std::tuple(weight_change, 0, kind::vertex_out_of_range)},
       {"negative", [] { return batch().erase(0, 1).insert(1, 0, -1.0); },
-       "batch insertion 0: edge (1, 0), weight column 0 is -1; weights must be finite and non-negative"},
-      {"nan", [] { return batch().insert(1, 0, std::nan("")); }, "is nan; weights must be finite"},
-      {"inf", [] { return batch().set_weights(0, 1, std::numeric_limits<double>::infinity()); }, "is inf"},
+       "batch insertion 0: edge (1, 0), weight column 0 is -1; weights must be finite and non-negative",
+       std::tuple(insertion, 0, kind::bad_weight)},
+      {"nan", [] { return batch().insert(1, 0, std::nan("")); }, "is nan; weights must be finite",
+       std::tuple(insertion, 0, kind::bad_weight)},
+      {"inf", [] { return batch().set_weights(0, 1, std::numeric_limits<double>::infinity()); }, "is inf",
+       std::tuple(weight_change, 0, kind::bad_weight)},
       {"fraction", [] { return batch().insert(1, 0, 2.5); },
-       "is 2.5; the graph has int32 weights, so weights must be integers in [0, 2147483647]"},
-      {"too large", [] { return batch().insert(1, 0, 3e9); }, "integers in [0, 2147483647]"},
-      {"just too large", [] { return batch().insert(1, 0, 2147483648.0); }, "weight column 0 is 2147483648;"},
+       "is 2.5; the graph has int32 weights, so weights must be integers in [0, 2147483647]",
+       std::tuple(insertion, 0, kind::bad_weight)},
+      {"too large", [] { return batch().insert(1, 0, 3e9); }, "integers in [0, 2147483647]",
+       std::tuple(insertion, 0, kind::bad_weight)},
+      {"just too large", [] { return batch().insert(1, 0, 2147483648.0); }, "weight column 0 is 2147483648;",
+       std::tuple(insertion, 0, kind::bad_weight)},
       {"missing deletion", [] { return batch().insert(1, 0, 1.0).erase(0, 1).erase(2, 0); },
-       "batch deletion 1: edge (2, 0) does not exist"},
+       "batch deletion 1: edge (2, 0) does not exist", std::tuple(deletion, 1, kind::absent_edge)},
       {"missing change", [] { return batch().insert(1, 0, 1.0).set_weights(0, 1, 3.0).set_weights(3, 3, 1.0); },
-       "batch weight change 1: edge (3, 3) does not exist"},
+       "batch weight change 1: edge (3, 3) does not exist", std::tuple(weight_change, 1, kind::absent_edge)},
   };
   auto g = small_directed();
   g.commit(res(), batch().insert(1, 0, 4.0));  // a non-empty last_changes to keep
@@ -599,6 +614,11 @@ TEST(GraphCommit, InvalidBatchesChangeNothing)
       ADD_FAILURE() << c.name << ": no exception";
     } catch (invalid_argument const& e) {
       EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << c.name << ": " << e.what();
+      auto const* row = dynamic_cast<batch_row_error const*>(&e);
+      EXPECT_EQ(row != nullptr, c.row.has_value()) << c.name;
+      if (row && c.row) {
+        EXPECT_EQ(std::tuple(row->list(), row->row(), row->problem()), *c.row) << c.name;
+      }
     }
     auto const after = g.to_csr();
     EXPECT_EQ(after.offsets, before.offsets) << c.name;

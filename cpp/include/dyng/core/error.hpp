@@ -49,6 +49,8 @@ class logic_error : public error {
 };
 
 namespace detail {
+/// " [cpp/src/...:line]": the source location errors end with.
+std::string source_tag(char const* file, int line);
 [[noreturn]] void throw_invalid_argument(char const* file, int line, std::string const& msg);
 [[noreturn]] void throw_logic_error(char const* file, int line, std::string const& msg);
 }  // namespace detail

@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "dyng/core/error.hpp"
 #include "dyng/core/types.hpp"
 
 namespace dyng {
@@ -33,6 +35,36 @@ enum class batch_semantics {
 
 /// What a deletion or weight change of an absent edge does under `batch_semantics::set`.
 enum class missing_edge { error, ignore };
+
+/// The three lists a batch keeps its rows in.
+enum class batch_list : std::uint8_t { deletion, insertion, weight_change };
+/// "deletion", "insertion" or "weight change", as messages name a row's list.
+[[nodiscard]] char const* list_name(batch_list list) noexcept;
+
+/// A commit refused one row of a batch. `list()` and `row()` locate it (0-based, in the order
+/// rows were added to that list), so a caller that read the batch from a file can name the
+/// line; `problem()` says which rule it broke; the message says what is wrong and the remedy.
+/// Nothing changed.
+class batch_row_error : public invalid_argument {
+ public:
+  enum class kind : std::uint8_t {
+    vertex_out_of_range,  ///< an id is not one of the graph's vertices
+    bad_weight,           ///< a weight the graph cannot hold (negative, not finite, not an int32)
+    absent_edge,          ///< a deletion or weight change of an absent edge, under missing_edge::error
+  };
+  batch_row_error(std::string const& what, batch_list list, std::size_t row, kind problem)
+      : invalid_argument(what), list_(list), row_(row), problem_(problem)
+  {
+  }
+  [[nodiscard]] batch_list list() const noexcept { return list_; }
+  [[nodiscard]] std::size_t row() const noexcept { return row_; }
+  [[nodiscard]] kind problem() const noexcept { return problem_; }
+
+ private:
+  batch_list list_;
+  std::size_t row_;
+  kind problem_;
+};
 
 class batch {
  public:

@@ -939,17 +939,8 @@ commit_stats commit_typed(resources const& res, graph_impl& g, device_graph_stor
         check_batch_row(g, b, list, j);  // throws the host commit's message
         throw logic_error("graph::commit: the device flagged a batch row the host finds valid");
       },
-      [&](std::uint32_t j) {
-        DYNG_EXPECTS(false, "batch deletion " + std::to_string(j) + ": edge " +
-                                edge_str(b.erase_src()[j], b.erase_dst()[j]) +
-                                " does not exist; remove the row, or use missing_edge::ignore to skip missing edges");
-      },
-      [&](std::uint32_t j) {
-        DYNG_EXPECTS(false, "batch weight change " + std::to_string(j) + ": edge " +
-                                edge_str(b.change_src()[j], b.change_dst()[j]) +
-                                " does not exist (at that point of the batch); insert it instead, or use "
-                                "missing_edge::ignore");
-      }};
+      [&](std::uint32_t j) { refuse_missing_edge(b, batch_list::deletion, j); },
+      [&](std::uint32_t j) { refuse_missing_edge(b, batch_list::weight_change, j); }};
   return commit_columns(res, g, store, upload_batch(res, b), strict, errors);
 }
 
