@@ -32,6 +32,7 @@ std::vector<scratch> make_scratch(workspace& ws, std::size_t threads, vertex_t n
     s.path = ws.get<vertex_t>(slot("path"), kk);
     s.frames = ws.get<std::uint64_t>(slot("frames"), kk * scratch::frame_words);
     s.hist = ws.filled<std::uint64_t>(slot("hist"), kk, 0);
+    if (k > scratch::scanned_path) s.deep_on_path = ws.filled<std::uint8_t>(slot("deep_on_path"), nn, 0);
   }
   return out;
 }

@@ -169,6 +169,11 @@ struct scratch {
   std::span<std::uint64_t> frames;  // k + 1 of frame_words: per path vertex, where the search resumes it
   static constexpr std::size_t frame_words = 8;  // (search.hpp)
   std::span<std::uint64_t> hist;    // k + 1: this thread's counts
+  /// The first `scanned_path` path vertices are found by a scan of the path; those past them
+  /// (only when k allows such paths) by a mark, so that a long path costs O(1) a test, not
+  /// O(length). Zero between searches: a search clears each mark it sets.
+  static constexpr int scanned_path = 32;
+  std::span<std::uint8_t> deep_on_path;  // n when k > scanned_path, else empty
 
   void next_generation() noexcept
   {

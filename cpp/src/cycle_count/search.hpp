@@ -16,8 +16,9 @@
 // k = 4, 25K+25K on 2 threads: 100 s with D = 3, 8.3 s with D = 2, 1.5 s with D = 1).
 // Pruning by backward distances is the usual device of length-bounded cycle enumeration (e.g.
 // Gupta and Suzumura, "Finding all bounded-length simple cycles in a directed graph", 2021).
-// The simple-path test scans the path (at most k vertices): no per-vertex state to restore, so
-// nothing is left dirty if a search is abandoned. The depth-first search is a loop with a frame
+// The simple-path test scans the path's first vertices (a few words in L1 for the usual k) and
+// looks the rest up in per-vertex marks that the search sets and clears (with k unbounded, a
+// cycle of length L would otherwise cost O(L^2)). The depth-first search is a loop with a frame
 // per path vertex in the scratch (where to resume it), not a recursion: a path of k vertices
 // would be k stack frames, and k may be n (cycle_count::unbounded), which overflowed the stack
 // on long cycles.
@@ -141,10 +142,12 @@ class bounded_search {
       if (deeper) {  // path vertex top waits at `next`; the vertex just visited starts
         suspend(top, {slots, next});
         ++top;
+        set_deep_mark(top, 1);
         suspend(top, {g_.out_row(s_.path[static_cast<std::size_t>(top)]), 0});
       } else if (top == 0) {
         return;
       } else {
+        set_deep_mark(top, 0);
         --top;  // path vertex top has no slot left: back to the one before it
       }
     }
@@ -182,9 +185,17 @@ class bounded_search {
   /// Whether v is one of path[0..used-1].
   [[nodiscard]] bool on_path(vertex_t v, int used) const noexcept
   {
-    for (int i = 0; i < used; ++i)
+    int const scanned = std::min(used, scratch::scanned_path);
+    for (int i = 0; i < scanned; ++i)
       if (s_.path[static_cast<std::size_t>(i)] == v) return true;
-    return false;
+    return used > scratch::scanned_path && s_.deep_on_path[static_cast<std::size_t>(v)] != 0;
+  }
+  /// Marks (1) or clears (0) path vertex `level` when on_path looks it up by its mark. Every
+  /// path vertex that gets children is marked on the way down and cleared on the way back.
+  void set_deep_mark(int level, std::uint8_t on) noexcept
+  {
+    if (level < scratch::scanned_path) return;
+    s_.deep_on_path[static_cast<std::size_t>(s_.path[static_cast<std::size_t>(level)])] = on;
   }
 
   View const& g_;

@@ -43,6 +43,15 @@ void write_files(std::string const& directory, result const& r, std::string_view
     std::visit([&](auto const& costs) {
       io::write_path_costs(stage(c / "mospCosts.txt"), std::span(costs.data(), costs.size()), r.num_objectives());
     }, r.cost_data());
+    // Each temporary is beside its target (same directory, permissions and file system), so a
+    // rename can still fail where a directory holds a target's name: checked for all before the
+    // first rename, so that the renames do not stop half-way.
+    for (auto const& [tmp, file] : staged) {
+      std::error_code ec;
+      if (fs::is_directory(file, ec))
+        throw io_error("cannot write '" + file.string() +
+                       "': a directory has its name; remove the directory, or give another output directory");
+    }
     for (auto const& [tmp, file] : staged) {
       std::error_code ec;
       fs::rename(tmp, file, ec);

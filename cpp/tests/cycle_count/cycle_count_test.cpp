@@ -110,6 +110,36 @@ TEST(CycleCount, CountEqualsBruteForceOnRandomGraphs)
   EXPECT_GE(checked, 300);
 }
 
+/// Paths past the search's scanned prefix (scratch::scanned_path vertices) are kept simple by
+/// per-vertex marks: rings of 40-90 vertices with chords both ways have cycles of every length
+/// up to n and many paths through each vertex; counts equal the brute force, for k past the
+/// prefix and unbounded, and updates (chords in and out) equal a recount.
+TEST(CycleCount, LongPathsStaySimplePastTheScannedPrefix)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    for (std::uint64_t seed = 0; seed < 6; ++seed) {
+      test::generator gen(seed + 500);
+      auto const n = static_cast<vertex_t>(40 + 10 * seed);
+      std::vector<std::pair<vertex_t, vertex_t>> arcs;
+      for (vertex_t v = 0; v < n; ++v) arcs.emplace_back(v, (v + 1) % n);
+      for (int c = 0; c < 6; ++c) arcs.emplace_back(gen.vertex(n), gen.vertex(n));
+      auto const g = test::unweighted_graph(res, n, arcs);
+      for (int const k : {35, cycle_count::unbounded}) {  // the prefix is 32 vertices
+        auto copy = g.clone();
+        auto r = cycle_count::compute(res, copy, {.k = k});
+        ASSERT_EQ(cycle_count::verify(copy, r), "") << name << " seed " << seed << " k=" << k;
+        auto const chords = static_cast<std::size_t>(gen.vertex(3)) + 1;
+        batch b(1, batch_semantics::set, missing_edge::ignore);
+        for (std::size_t c = 0; c < chords; ++c) b.insert(gen.vertex(n), gen.vertex(n), 1.0);
+        b.erase(arcs.back().first, arcs.back().second);
+        dyng::update(res, copy, b, r);
+        EXPECT_TRUE(std::ranges::equal(r.histogram(), cycle_count::compute(res, copy, {.k = k}).histogram()))
+            << name << " seed " << seed << " k=" << k;
+      }
+    }
+  }
+}
+
 /// Update == recount on random graphs and batches with self-loops, present insertions, deleted
 /// then reinserted arcs and ignored absent deletions: >= 1,000 pairs per backend.
 TEST(CycleCount, UpdateEqualsRecountOnMessyBatches)
@@ -173,10 +203,11 @@ void on_small_stack(std::size_t bytes, F f)
 /// The searches are loops, not recursions: a cycle as long as the graph (k unbounded) took a
 /// stack frame per vertex and overflowed (a ring of 10^6 vertices, counted). On a 256 KiB stack
 /// those frames (about 200 bytes per path vertex in Debug, 100 to 250 in Release) overflowed
-/// below 2,500 vertices; the rings here are longer. Not 10^6 vertices: the simple-path test
-/// scans the path, so a ring of n costs O(n^2) (about 0.2 s for n = 10^4 in Debug), and the
-/// brute-force verifier walks n - r vertices from every root r. OpenMP with one thread searches
-/// on the small stack; with more, the search may run on a worker thread (the default stack).
+/// below 2,500 vertices; the rings here are longer, and cost O(n) since the simple-path test
+/// marks path vertices past the first 32 (it scanned the whole path: O(n^2), 0.2 s for n = 10^4
+/// in Debug). The brute-force verifier walks n - r vertices from every root r, so it gets a
+/// shorter ring. OpenMP with one thread searches on the small stack; with more, the search may
+/// run on a worker thread (the default stack).
 TEST(CycleCount, LongCyclesNeedNoDeepStack)
 {
   constexpr std::size_t stack = 256 * 1024;
@@ -185,7 +216,7 @@ TEST(CycleCount, LongCyclesNeedNoDeepStack)
     for (vertex_t v = 0; v < n; ++v) arcs.emplace_back(v, (v + 1) % n);
     return test::unweighted_graph(res, n, arcs);
   };
-  constexpr vertex_t n = 10000;
+  constexpr vertex_t n = 50000;
   for (auto const& [name, res] : cpu_backends()) {
     // A directed ring: one cycle, of length n.
     auto const g = ring(res, n);

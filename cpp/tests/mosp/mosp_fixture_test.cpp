@@ -120,6 +120,22 @@ TEST(MospFixture, WriteFilesThatFailChangeNothing)
   EXPECT_THROW(mosp::write_files(out.string(), r, "Updated"), io_error);
   EXPECT_EQ(listing(), before);
   EXPECT_EQ(slurp(out / "obj0" / "distancesOriginal.txt"), original);
+
+  // A directory with a file's name: every file is written, but that one cannot be renamed into
+  // place, and no other rename may have happened before the refusal.
+  fs::remove_all(out);
+  mosp::write_files(out.string(), r, "Original");
+  fs::remove(out / "combinedGraph" / "mospCosts.txt");
+  fs::create_directories(out / "combinedGraph" / "mospCosts.txt" / "inside");
+  auto const listed = listing();
+  try {
+    mosp::write_files(out.string(), r, "Updated");
+    ADD_FAILURE() << "no io_error";
+  } catch (io_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("mospCosts.txt': a directory has its name"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(listing(), listed);  // no distancesUpdated.txt, no .partial left
+  EXPECT_EQ(slurp(out / "obj0" / "distancesOriginal.txt"), original);
   fs::remove_all(out);
 }
 

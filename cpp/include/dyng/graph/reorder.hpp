@@ -29,8 +29,8 @@ struct vertex_order {
 
 /// `b` with every endpoint v renamed order.new_id[v]: the same rows in the same order, k,
 /// semantics and missing-edge policy (a batch for the graph `renumbered` makes).
-/// @throws invalid_argument if `order` is not a permutation with its inverse (O(n)), or naming
-///         the first row with an id the order does not rename.
+/// @throws invalid_argument if `order` is not a permutation with its inverse (O(n));
+///         batch_row_error naming the first row with an id the order does not rename.
 [[nodiscard]] batch renumbered(batch const& b, vertex_order const& order);
 
 }  // namespace dyng

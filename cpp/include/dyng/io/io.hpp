@@ -149,7 +149,8 @@ struct batch_lines {
 
 /// `b` with every weight multiplied by `scale` and rounded as `read_options::weight_scale` does
 /// (the batch for a graph read with that scale); rows and their order unchanged.
-/// @throws invalid_argument if scale is not finite and > 0, or a scaled weight exceeds int32.
+/// @throws invalid_argument if scale is not finite and > 0; batch_row_error naming the first
+///         row with a scaled weight beyond int32.
 [[nodiscard]] batch scale_weights(batch const& b, double scale);
 
 /// Reads the MOSP codes' batch files (`insert.txt`: `u v w0..w(k-1)`, `delete.txt`: `u v`;

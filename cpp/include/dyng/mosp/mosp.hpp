@@ -175,8 +175,9 @@ stats update(resources const& res, graph& g, batch const& b, result& r);
 /// column c (objectives()[i]), and
 /// `combinedGraph/distancesCsr.txt`, `combinedGraph/SSSPTreeCsr.txt`, `combinedGraph/mospCosts.txt`.
 /// `suffix` is "Updated" (the original's mosp) or "Original". Formats: docs/mosp.md.
-/// @throws io_error if a file cannot be written; `directory` is then as it was (the files are
-/// renamed into place once all are written).
+/// @throws io_error if a file cannot be written, or a directory has a file's name; `directory`
+/// is then as it was (the files are renamed into place once all are written and none of their
+/// names is a directory's).
 void write_files(std::string const& directory, result const& r, std::string_view suffix = "Updated");
 
 }  // namespace dyng::mosp
