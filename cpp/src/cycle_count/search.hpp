@@ -82,7 +82,12 @@ class bounded_search {
     if (b == target_ || b <= floor_ || 1 + bound(b) > k_ || !policy_.allow(0, b)) return 0;
     nodes_ = 0;
     s_.path[0] = b;
-    if (visit(1)) extend();
+    if (visit(1)) {
+      if (k_ > scratch::scanned_path + 1)  // a path may grow past the scanned prefix
+        extend<true>();
+      else
+        extend<false>();
+    }
     return nodes_;
   }
 
@@ -117,6 +122,9 @@ class bounded_search {
 
   /// The depth-first search below path[0] (visited), in the order of a recursion over each
   /// vertex's out-arcs. Path vertices wait for their children's searches in the scratch frames.
+  /// `Deep`: path vertices past the scanned prefix exist and are marked (the usual k never
+  /// needs them, and its searches are not to pay for a test per candidate).
+  template <bool Deep>
   void extend() noexcept
   {
     // Copies, so that the path stores (vertex_t, as these) need not reload them. A hidden slot
@@ -131,7 +139,7 @@ class bounded_search {
       bool deeper = false;
       while (next < slots.size()) {
         vertex_t const v = slots.at(next++);
-        if (v == target || v <= floor || used + 1 + bound(v) > k || !policy_.allow(used, v) || on_path(v, used))
+        if (v == target || v <= floor || used + 1 + bound(v) > k || !policy_.allow(used, v) || on_path<Deep>(v, used))
           continue;
         s_.path[static_cast<std::size_t>(used)] = v;
         if (visit(used + 1)) {
@@ -142,12 +150,12 @@ class bounded_search {
       if (deeper) {  // path vertex top waits at `next`; the vertex just visited starts
         suspend(top, {slots, next});
         ++top;
-        set_deep_mark(top, 1);
+        if constexpr (Deep) set_deep_mark(top, 1);
         suspend(top, {g_.out_row(s_.path[static_cast<std::size_t>(top)]), 0});
       } else if (top == 0) {
         return;
       } else {
-        set_deep_mark(top, 0);
+        if constexpr (Deep) set_deep_mark(top, 0);
         --top;  // path vertex top has no slot left: back to the one before it
       }
     }
@@ -183,12 +191,17 @@ class bounded_search {
   }
 
   /// Whether v is one of path[0..used-1].
+  template <bool Deep>
   [[nodiscard]] bool on_path(vertex_t v, int used) const noexcept
   {
-    int const scanned = std::min(used, scratch::scanned_path);
-    for (int i = 0; i < scanned; ++i)
+    if (!Deep || used <= scratch::scanned_path) return in_path_prefix(v, used);
+    return in_path_prefix(v, scratch::scanned_path) || s_.deep_on_path[static_cast<std::size_t>(v)] != 0;
+  }
+  [[nodiscard]] bool in_path_prefix(vertex_t v, int length) const noexcept
+  {
+    for (int i = 0; i < length; ++i)
       if (s_.path[static_cast<std::size_t>(i)] == v) return true;
-    return used > scratch::scanned_path && s_.deep_on_path[static_cast<std::size_t>(v)] != 0;
+    return false;
   }
   /// Marks (1) or clears (0) path vertex `level` when on_path looks it up by its mark. Every
   /// path vertex that gets children is marked on the way down and cleared on the way back.
