@@ -139,13 +139,15 @@ fi
 if ! "$py" -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then
   problem "DYNG_PYTHON=$py is not a Python 3.11+ interpreter"
 elif [[ $isolation != 1 ]]; then
-  "$py" - <<'EOF' || problem "DYNG_PYTHON=$py lacks the build requirements: $py -m pip install 'scikit-build-core>=0.11.2' nanobind (or DYNG_PLUGIN_BUILD_ISOLATION=1 to let pip fetch them)"
+  "$py" - <<'EOF' || problem "DYNG_PYTHON=$py lacks the build requirements: $py -m pip install 'scikit-build-core>=0.11.2' 'nanobind>=2.10' (or DYNG_PLUGIN_BUILD_ISOLATION=1 to let pip fetch them)"
 import sys
 from importlib.metadata import version
 import nanobind, scikit_build_core  # noqa: F401
 parts = tuple(int(x) for x in version("scikit-build-core").split(".")[:3] if x.isdigit())
 if parts < (0, 11, 2):
     sys.exit(f"scikit-build-core {version('scikit-build-core')} is older than 0.11.2 (template metadata)")
+if tuple(int(x) for x in version("nanobind").split(".")[:2] if x.isdigit()) < (2, 10):
+    sys.exit(f"nanobind {version('nanobind')} is older than 2.10 (versioned, read-only DLPack exports)")
 EOF
 fi
 if "$py" -m auditwheel --version >/dev/null 2>&1 && ! command -v patchelf >/dev/null; then

@@ -152,6 +152,7 @@ class Array:
         d = self._d
         if d is None:
             raise AttributeError("__cuda_array_interface__: the array is in host memory")
+        d.share()  # the consumer reads on its own streams: the copy's free waits for the device
         s = d.stream
         # The interface's stream values: 1 the legacy default stream, 2 the per-thread one.
         stream = 2 if s is None else (1 if s == 0 else int(s))

@@ -359,10 +359,16 @@ def selection() -> Selection:
 
 def no_cuda_backend(what: str) -> NotSupportedError:
     """The error of a CUDA request on a module without the CUDA backend: what was asked, the module
-    in use, the remedy and why the selection chose that module."""
+    in use, why the selection chose it, and the remedy for that reason."""
     sel = selection()
-    return NotSupportedError(
-        f"{what}, and this installation runs on {sel.module_name}, which has no CUDA backend; install "
-        "the plugin dyng-cu13 (or dyng-cu12) for your driver's CUDA major: "
-        f'`pip install "dyng[cu13]"`. Selection: {sel.reason}'
-    )
+    if sel.plugins and all(r.state == NOT_CONSIDERED for r in sel.plugins):
+        remedy = ("the CPU module was asked for; start a process without DYNG_CPU_ONLY set and without "
+                  "calling dyng.use_cpu_only() to use the installed CUDA plugin")
+    elif sel.plugins:
+        remedy = "no installed CUDA plugin can be used:\n" + "\n".join(
+            f"  {r.name} ({r.distribution} {r.version or '(no version)'}): {r.state}: {r.reason}" for r in sel.plugins)
+    else:
+        remedy = ('no CUDA plugin is installed; install the one for your driver\'s CUDA major: `pip install "dyng[cu13]"` '
+                  '(or "dyng[cu12]")')
+    return NotSupportedError(f"{what}, and this installation runs on {sel.module_name}, which has no CUDA backend "
+                             f"({sel.reason}): {remedy}")

@@ -135,23 +135,36 @@ def stream_handle(stream: object) -> int | None:
     if isinstance(stream, bool):
         raise InvalidArgumentError(f"stream={stream!r}; give None, an int cudaStream_t or a stream object")
     if isinstance(stream, int):
-        if stream < 0:
-            raise InvalidArgumentError(f"stream={stream}; a cudaStream_t handle is >= 0 (0: the legacy default stream)")
+        if not _is_handle(stream):
+            raise InvalidArgumentError(f"stream={stream}; a cudaStream_t handle is an int in [0, 2^64) "
+                                       "(0: the legacy default stream)")
         return stream
+    kind = type(stream).__name__
     protocol = getattr(stream, "__cuda_stream__", None)
     if protocol is not None:
-        version, handle = protocol()
+        got = protocol() if callable(protocol) else f"a {type(protocol).__name__} attribute"
+        if not (isinstance(got, tuple) and len(got) == 2 and all(_is_handle(x) for x in got)):
+            raise InvalidArgumentError(f"{kind}.__cuda_stream__() gave {got!r}; the protocol is a method returning "
+                                       "(version, handle), two ints >= 0 (a cudaStream_t fits 64 bits)")
+        version, handle = got
         if version != 0:
-            raise InvalidArgumentError(f"{type(stream).__name__}.__cuda_stream__() gave protocol version {version}; dyng reads version 0")
+            raise InvalidArgumentError(f"{kind}.__cuda_stream__() gave protocol version {version}; dyng reads version 0")
         return int(handle)
-    for attribute in ("cuda_stream", "ptr"):  # PyTorch, CuPy streams without the protocol
+    # PyTorch and CuPy streams that predate the protocol, by their own attribute; no other object
+    # with a "ptr" is taken for a stream.
+    attribute = {"torch": "cuda_stream", "cupy": "ptr"}.get(type(stream).__module__.partition(".")[0])
+    if attribute is not None:
         handle = getattr(stream, attribute, None)
-        if isinstance(handle, int) and not isinstance(handle, bool):
-            return handle
+        if _is_handle(handle):
+            return int(handle)  # type: ignore[arg-type]
     raise InvalidArgumentError(
         f"stream: a {type(stream).__name__} is not a CUDA stream; give None, an int cudaStream_t, an object "
         "with __cuda_stream__, a torch.cuda.Stream or a cupy.cuda.Stream"
     )
+
+
+def _is_handle(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**64
 
 
 _default: Resources | None = None

@@ -77,6 +77,9 @@ void bind_device(nb::module_& m)
                               "A read-only copy of a CUDA result's array in device memory (dyng.Array's storage).")
       .def_rw("keep", &device_snapshot::keep, "Objects (stream objects) kept alive as long as the copy.")
       .def_prop_ro("ptr", [](device_snapshot const& d) { return reinterpret_cast<std::uintptr_t>(d.view().data); })
+      .def(
+          "share", [](device_snapshot& d) { d.copy->shared_with_other_streams(); },
+          "Marks the memory as handed to a consumer with streams of its own (freed after the device's work).")
       .def_prop_ro("size", [](device_snapshot const& d) { return d.view().size; })
       .def_prop_ro("dtype", [](device_snapshot const& d) { return std::string(dtype_name(d.view().type)); })
       .def_prop_ro("device", [](device_snapshot const& d) { return d.view().device; })
@@ -102,7 +105,9 @@ void bind_device(nb::module_& m)
       .def(
           "ndarray",
           [](nb::handle self) {
-            auto const& a = nb::cast<device_snapshot const&>(self).view();
+            auto& snapshot = nb::cast<device_snapshot&>(self);
+            snapshot.copy->shared_with_other_streams();
+            auto const& a = snapshot.view();
             std::size_t shape[1] = {static_cast<std::size_t>(a.size)};
             // Read-only (DLPack >= 1.0 says so); the snapshot stays alive while the export does.
             using export_t = nb::ndarray<nb::array_api, nb::ro, nb::ndim<1>>;

@@ -493,3 +493,8 @@ def test_show_config_with_the_cpu_module(site: Site) -> None:
     # Resources.cuda() with the CPU module says why no plugin is used.
     p = site.run("import dyng, warnings\nwarnings.simplefilter('ignore')\ndyng.Resources.cuda()\n")
     assert "NotSupportedError" in p.stderr and "cu13: unusable" in p.stderr
+    assert "cu13 (dyng-cu13 " in p.stderr and "unusable: the NVIDIA driver supports CUDA 12.4" in p.stderr
+    # ... and, when the CPU module was asked for, that asking for it is what to undo.
+    p = site.run("import dyng\ndyng.Resources.cuda()\n", DYNG_CPU_ONLY="1")
+    assert "(DYNG_CPU_ONLY is set)" in p.stderr and "without DYNG_CPU_ONLY set" in p.stderr
+    assert "pip install" not in p.stderr

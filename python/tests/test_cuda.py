@@ -185,6 +185,11 @@ def test_device_inputs(cuda: dyng.Resources) -> None:
     d = dyng.sssp.compute(g, 0, resources=cuda).distances
     g2 = dyng.Graph([0, 1, 2, 3], [1, 2, 3, 0], d, n=4, resources=SEQ)
     assert sorted(g2.to_csr()[2].ravel().tolist()) == [0, 1, 3, 8]
+    # a device result adopted on a host graph: its arrays are read to the host
+    host = dyng.Graph(src.cpu().numpy(), dst.cpu().numpy(), w.cpu().numpy(), n=4, resources=SEQ)
+    rc = dyng.sssp.compute(g, 0, resources=cuda)
+    adopted = dyng.sssp.from_arrays(host, 0, rc.distances, torch.from_dlpack(rc.parents), resources=SEQ)
+    assert list(adopted.distances) == [0, 3, 1, 8] and dyng.sssp.verify(adopted) == ""
 
 
 SPIN = r"""

@@ -47,7 +47,7 @@ std::vector<std::string> engine_ids(std::span<Engine const> table, resources con
 }
 
 /// The graph and the resources must agree on where the arrays live: a graph built with CUDA
-/// resources lives in device memory. `what` names the call, `verb` ends the remedy ("build the
+/// resources lives in that device's memory. `what` names the call, `verb` ends the remedy ("build the
 /// graph with the resources you <verb> with").
 inline void check_placement(resources const& res, graph_impl const& g, std::string_view what, std::string_view verb)
 {
@@ -57,7 +57,12 @@ inline void check_placement(resources const& res, graph_impl const& g, std::stri
                    " memory and the resources are " + std::string(to_string(res.backend())) +
                    "; build the graph with the resources you " + std::string(verb) + " with");
 #if defined(DYNG_HAVE_CUDA)
-  if (device_graph) order_reads(res, g);  // the call may run on another stream than the last commit
+  if (!device_graph) return;
+  int const on = device_ordinal(g);
+  DYNG_EXPECTS(res.device() == on, std::string(what) + ": the graph lives on CUDA device " + std::to_string(on) +
+                                       " and the resources are on device " + std::to_string(res.device()) + "; " +
+                                       std::string(verb) + " with CUDA resources on device " + std::to_string(on));
+  order_reads(res, g);  // the call may run on another stream than the last commit
 #endif
 }
 

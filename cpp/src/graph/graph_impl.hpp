@@ -139,6 +139,8 @@ commit_stats device_commit(resources const& res, graph_impl& g, batch const& b);
 /// commit's rewrite of the rows, a clone's copies), on the device: every call that reads a
 /// device graph starts with it.
 void order_reads(resources const& res, graph_impl const& g);
+/// The CUDA device a device graph lives on.
+int device_ordinal(graph_impl const& g) noexcept;
 #endif
 
 /// A batch whose rows are already in device memory (a family's derived batch, e.g. mosp's

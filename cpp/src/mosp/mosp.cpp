@@ -24,6 +24,7 @@
 
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
+#include "core/dispatch.hpp"
 #if defined(DYNG_HAVE_CUDA)
 #include "core/side_by_side.hpp"
 #endif
@@ -468,6 +469,7 @@ result result::clone() const
 result compute(resources const& res, graph const& g, params const& p)
 {
   auto const rp = check_params(g, p, "mosp::compute");
+  dyng::detail::check_placement(res, g.impl(), "mosp::compute", "compute");
   bool const cuda = res.backend() == backend::cuda;
 #if defined(DYNG_HAVE_CUDA)
   if (cuda) detail::cuda_check_support(g, rp.lcm, rp.pref);

@@ -529,6 +529,29 @@ TEST_F(SsspCuda, DeviceCommitRejectsLikeTheHost)
   EXPECT_THROW((void)sssp::compute(resources::sequential(), g, {}), invalid_argument);
 }
 
+TEST_F(SsspCuda, ResourcesOfAnotherDeviceAreRefusedByEveryCall)
+{
+  if (dyng::test::cuda_device_count() < 2) GTEST_SKIP() << "needs two devices";
+  auto const gpu0 = resources::cuda(0), gpu1 = resources::cuda(1);
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  std::vector<std::int32_t> w{1, 1};
+  auto g = graph::from_edges(gpu0, 3, src, dst, w, {});
+  auto r = sssp::compute(gpu0, g, {});
+  auto const expect_refused = [](auto&& call, std::string const& needle) {
+    try {
+      call();
+      ADD_FAILURE() << "expected invalid_argument naming " << needle;
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  std::string const words = "the graph lives on CUDA device 0 and the resources are on device 1";
+  expect_refused([&] { (void)sssp::compute(gpu1, g, {}); }, "sssp::compute: " + words);
+  expect_refused([&] { (void)sssp::update(gpu1, g, batch().insert(0, 2, 1.0), r); }, "CUDA device 0");
+  EXPECT_EQ(g.version(), 0);  // refused before the commit
+  EXPECT_TRUE(r.is_current(g));
+}
+
 // The device checks ids and weights in its staging kernel; every refusal must read as the host
 // commit's, name the first bad row of the first list that has one, and change nothing.
 TEST_F(SsspCuda, DeviceCommitWordsEveryRefusalAsTheHost)

@@ -39,9 +39,15 @@ class device_array_copy {
   device_array_copy& operator=(device_array_copy const&) = delete;
   ~device_array_copy();
   [[nodiscard]] device_array const& view() const noexcept { return a_; }
+  /// Says the memory was handed to a consumer that may read it on streams of its own (a DLPack
+  /// or CUDA-array-interface export): its reads are enqueued there before it lets the copy go,
+  /// but not ordered before a free on the writer's stream, so the copy is then freed after the
+  /// device has finished all work enqueued so far.
+  void shared_with_other_streams() noexcept { shared_ = true; }
 
  private:
   device_array a_;
+  bool shared_ = false;
 };
 
 namespace cuda_interop {

@@ -40,7 +40,10 @@ device_array_copy::~device_array_copy()
   int previous = -1;
   bool const switch_device = cudaGetDevice(&previous) == cudaSuccess && previous != a_.device;
   if (switch_device) static_cast<void>(cudaSetDevice(a_.device));
-  // Stream-ordered: after whatever the writer's stream still does with the copy.
+  // Stream-ordered: after whatever the writer's stream still does with the copy; after every
+  // stream's when a consumer had it (no event of a consumer's stream can be recorded now: the
+  // stream may be gone).
+  if (shared_ && cudaDeviceSynchronize() != cudaSuccess) static_cast<void>(cudaGetLastError());
   if (cudaFreeAsync(const_cast<void*>(a_.data), dyng::detail::to_cuda(a_.stream)) != cudaSuccess)
     static_cast<void>(cudaGetLastError());
   if (switch_device) static_cast<void>(cudaSetDevice(previous));

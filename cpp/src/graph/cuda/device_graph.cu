@@ -993,6 +993,8 @@ device_store::~device_store()
   if (written != nullptr) static_cast<void>(cudaEventDestroy(written));
 }
 
+int device_ordinal(graph_impl const& g) noexcept { return g.device->res.device(); }
+
 void order_reads(resources const& res, graph_impl const& g)
 {
   if (g.device == nullptr || g.device->written == nullptr) return;
