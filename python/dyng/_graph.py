@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
-from ._normalize import Edges, as_count, as_ids, as_int32, batch_rows, expect_instance, graph_input, is_int
+from ._normalize import Edges, as_count, as_ids, as_int32, as_real, batch_rows, expect_instance, graph_input, is_int
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -82,7 +82,9 @@ class Graph:
         with res._lock:
             res._sync_log_level()
             g = core.Graph.from_edges(res._native, e.n, e.src, e.dst, e.weights, opts)
-        self._adopt(g, e.nodes, {"weight_names": e.weight_names})
+        # Default names made once the graph exists: k is checked against memory by the build.
+        names = e.weight_names or (tuple(f"w{i}" for i in range(e.k)) if e.k > 1 else ("weight",))
+        self._adopt(g, e.nodes, {"weight_names": names})
         self._used(res)
 
     def _adopt(self, native: Any, nodes: list[Any] | None, info: dict[str, Any]) -> None:
@@ -152,7 +154,8 @@ class Graph:
     @property
     def num_edges(self) -> int:
         """Stored arcs (an undirected edge counts twice, a self-loop once)."""
-        return int(self._g.num_edges)
+        with self._lock:  # a commit changes it
+            return int(self._g.num_edges)
 
     @property
     def k(self) -> int:
@@ -169,7 +172,8 @@ class Graph:
     @property
     def version(self) -> int:
         """Incremented by every commit."""
-        return int(self._g.version)
+        with self._lock:
+            return int(self._g.version)
 
     @property
     def nodes(self) -> list[Any] | None:
@@ -184,7 +188,9 @@ class Graph:
 
     def has_edge(self, u: int, v: int) -> bool:
         """Whether the arc u -> v is stored (both directions of an undirected edge are)."""
-        return bool(self._g.has_edge(as_int32(u, "has_edge: u"), as_int32(v, "has_edge: v")))
+        u, v = as_int32(u, "has_edge: u"), as_int32(v, "has_edge: v")
+        with self._lock:  # not while another thread commits
+            return bool(self._g.has_edge(u, v))
 
     def _column(self, column: Any, what: str) -> Any:
         """A weight column given by its name (``info["weight_names"]``, e.g. a TNTP attribute) as
@@ -386,17 +392,17 @@ class Batch:
         def rows(frame: Any, what: str, weighted: bool) -> Any:
             if frame is None:
                 return None
-            try:
-                ends = (frame[source].to_numpy(), frame[target].to_numpy())
-                if not weighted or not columns:
-                    return ends
-                return (*ends, frame[columns].to_numpy())
-            except KeyError as e:
-                raise InvalidArgumentError(f"Batch.from_pandas: {what} has no column {e}; name the columns with "
-                                           "source=, target= and weight=") from None
-            except (AttributeError, TypeError):
+            names = getattr(frame, "columns", None)
+            if names is None or not hasattr(frame, "to_numpy"):
                 raise TypeError(f"Batch.from_pandas: {what} is a {type(frame).__name__}, not a pandas DataFrame; "
-                                "Batch.from_arrays takes arrays and rows") from None
+                                "Batch.from_arrays takes arrays and rows")
+            wanted = [source, target, *(columns if weighted else [])]
+            absent = [c for c in wanted if c not in names]
+            if absent:
+                raise InvalidArgumentError(f"Batch.from_pandas: {what} has no column {absent[0]!r} (columns: "
+                                           f"{list(names)}); name the columns with source=, target= and weight=")
+            ends = (frame[source].to_numpy(), frame[target].to_numpy())
+            return (*ends, frame[columns].to_numpy()) if weighted and columns else ends
 
         return cls.from_arrays(insert=rows(insert, "insert", True), erase=rows(erase, "erase", False),
                                set_weights=rows(set_weights, "set_weights", True), k=max(1, len(columns)),
@@ -411,6 +417,7 @@ class Batch:
         expect_instance(graph, Graph, "Batch.random: graph")
         size, seed, locality = as_count(size, "size"), as_count(seed, "seed", 64), as_count(locality, "locality", 31)
         min_weight, max_weight = as_count(min_weight, "min_weight", 31), as_count(max_weight, "max_weight", 31)
+        insert_fraction = as_real(insert_fraction, "insert_fraction")
         core = _backend.native()
         with graph._lock:
             return cls._of(core.random_batch(graph._g, size, insert_fraction, seed, min_weight, max_weight, locality,

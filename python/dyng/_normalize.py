@@ -51,7 +51,7 @@ class Edges:
     weight_type: str  # "int32" | "float64"
     directed: bool
     nodes: list[Any] | None  # node labels by id (NetworkX input), else None
-    weight_names: tuple[str, ...]
+    weight_names: tuple[str, ...]  # as given; empty: the defaults (weight, or w0, w1, ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +107,34 @@ def as_count(x: Any, name: str, bits: int = 63) -> int:
     if not is_int(x) or not 0 <= int(x) < 2**bits:
         raise InvalidArgumentError(f"{name}={x!r}; give a whole number in [0, 2^{bits})")
     return int(x)
+
+
+def as_real(x: Any, name: str) -> float:
+    """A real number (int or float, not a bool) as a float, else TypeError naming ``name``."""
+    import numpy as np
+
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name}={x!r}; give a number")
+    try:
+        return float(x)
+    except OverflowError:
+        raise InvalidArgumentError(f"{name}={x!r} is beyond float64") from None
+
+
+def as_int64(x: Any, name: str) -> int:
+    """An int (not a bool) in int64's range, else TypeError / InvalidArgumentError naming ``name``."""
+    if not is_int(x):
+        raise TypeError(f"{name}={x!r}; give an int")
+    if not -2**63 <= int(x) < 2**63:
+        raise InvalidArgumentError(f"{name}={x!r} is beyond int64")
+    return int(x)
+
+
+def as_weight_columns(k: Any, name: str = "k") -> int:
+    """A weight-column count: an int in [1, 2^31 - 1]."""
+    if not is_int(k) or not 1 <= int(k) <= _INT32_MAX:
+        raise InvalidArgumentError(f"{name}={k!r}; the number of weight columns is an int in [1, 2^31 - 1]")
+    return int(k)
 
 
 def as_engine(engine: Any, family: str) -> str:
@@ -302,6 +330,27 @@ def _weight_list(weight: str | Sequence[str] | None) -> list[str]:
     return list(weight)
 
 
+def _attribute_weights(G: Any, rows: list[list[Any]], names: Sequence[str]) -> Any:
+    """A NetworkX graph's weight attributes as an array: bools count as 0/1 (as in NetworkX's
+    sums); a value that is no int64 or float (NumPy would turn an int past int64 into an inexact
+    float) is refused with its edge."""
+    import numpy as np
+
+    def bad(x: Any) -> bool:
+        if isinstance(x, (bool, np.bool_, float, np.floating)):  # non-finite floats: refused by the build
+            return False
+        return not (isinstance(x, (int, np.integer)) and -2**63 <= x < 2**63)
+
+    if any(bad(x) for row in rows for x in row):
+        for u, v, d in G.edges(data=True):
+            for c in names:
+                if bad(x := d.get(c, 1)):
+                    raise InvalidArgumentError(f"edge ({u!r}, {v!r}): weight attribute {c!r} is {x!r}; weights "
+                                               "are numbers in int64's range, or floats")
+    a = np.asarray(rows)
+    return a.astype(np.int32) if a.dtype.kind == "b" else a
+
+
 def graph_input(
     data: Any,
     dst: Any = None,
@@ -321,8 +370,8 @@ def graph_input(
     import numpy as np
 
     copy = as_copy_flag(copy)
-    if k is not None and (not is_int(k) or k < 1):
-        raise InvalidArgumentError(f"k={k!r}; a graph has k >= 1 weight columns (an int)")
+    if k is not None:
+        k = as_weight_columns(k)
     if weight_type not in (None, "int32", "float64"):  # checked here for graphs without weights too
         raise InvalidArgumentError(f"weight_type={weight_type!r}; use 'int32', 'float64' or None")
     nodes: list[Any] | None = None
@@ -343,6 +392,8 @@ def graph_input(
                 raise _refuse("the sparse matrix", "is converted to COO edges")
             if data.shape[0] != data.shape[1]:
                 raise InvalidArgumentError(f"a graph's adjacency matrix is square; got shape {data.shape}")
+            if data.dtype.kind not in "iubf":
+                raise TypeError(f"the sparse matrix has dtype {data.dtype}; its entries are the weights, real numbers")
             coo = data.tocoo(copy=True)
             # SciPy's meaning of repeated entries: one entry, their sum; summed in 64 bits, so that
             # a sum past the matrix's own dtype is refused with its value, not wrapped.
@@ -366,13 +417,18 @@ def graph_input(
             us: list[int] = []
             vs: list[int] = []
             ws: list[list[Any]] = []
+            # An undirected NetworkX graph asked for as a directed one: each edge is both its arcs.
+            both_arcs = not data.is_directed() and directed is not None and _flag(directed, "directed")
             for u, v, d in data.edges(data=True):
-                us.append(u if index is None else index[u])
-                vs.append(v if index is None else index[v])
-                if wl:
-                    ws.append([d.get(c, 1) for c in wl])
+                iu, iv = (u, v) if index is None else (index[u], index[v])
+                row = [d.get(c, 1) for c in wl]
+                for a, b in ((iu, iv), (iv, iu)) if both_arcs and iu != iv else ((iu, iv),):
+                    us.append(a)
+                    vs.append(b)
+                    if wl:
+                        ws.append(row)
             src_x, dst_x = np.asarray(us, dtype=np.int64), np.asarray(vs, dtype=np.int64)
-            w_x = np.asarray(ws) if wl else None
+            w_x = _attribute_weights(data, ws, wl) if wl else None
             if wl and not ws:
                 w_x = np.zeros((0, len(wl)), dtype=np.int32)
             if n is None:
@@ -385,7 +441,7 @@ def graph_input(
             cols = _columns(data, [source, target, *wl], what)
             src_x, dst_x = cols[0], cols[1]
             if wl:
-                ws_cols = [as_ndarray(c, f"column {c!r}", copy) for c in cols[2:]]
+                ws_cols = [as_ndarray(c, f"column {name!r}", copy) for name, c in zip(wl, cols[2:])]
                 w_x = ws_cols[0] if len(ws_cols) == 1 else np.stack(ws_cols, axis=1)
             else:
                 w_x = None
@@ -405,8 +461,6 @@ def graph_input(
         w, kk, wt = as_weights(w_x, m, "weights", weight_type, copy)
         if k is not None and k != kk:
             raise InvalidArgumentError(f"k={k} but the weights have {kk} columns")
-    if not names:
-        names = tuple(f"w{i}" for i in range(kk)) if kk > 1 else ("weight",)
     if n is None:
         n = int(max(src.max(initial=-1), dst_a.max(initial=-1))) + 1
         if n > _INT32_MAX:
@@ -461,10 +515,18 @@ def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | Non
         width = {len(r) for r in flat}
         if len(width) > 1:
             raise InvalidArgumentError(f"{name}: rows of different lengths {sorted(width)}; give every row the same k weights")
-        table = np.asarray(flat, dtype=np.float64).reshape(len(flat), -1) if flat else np.zeros((0, 2 + (k if with_weights else 0)))
+        try:
+            table = np.asarray(flat, dtype=np.float64).reshape(len(flat), -1) if flat else np.zeros((0, 2 + (k if with_weights else 0)))
+        except OverflowError:
+            raise InvalidArgumentError(f"{name}: a value is too large for a float64; ids are int32 and "
+                                       "weights finite") from None
         ids = table[:, :2]
         if ids.size and not np.all(ids == np.round(ids)):
             raise TypeError(f"{name}: vertex ids are integers")
+        outside = np.flatnonzero(((ids < _INT32_MIN) | (ids > _INT32_MAX)).any(axis=1))
+        if outside.size:  # said here: past int64 the conversion below would wrap them
+            row = int(outside[0])
+            raise InvalidArgumentError(f"{name} row {row}: {obj[row]!r} has a vertex id out of range (int32, 0-based)")
         src = as_ids(ids[:, 0].astype(np.int64), f"{name} src", None)
         dst = as_ids(ids[:, 1].astype(np.int64), f"{name} dst", None)
         w_x = table[:, 2:] if table.shape[1] > 2 else None

@@ -5,8 +5,10 @@
 
 NetworkX converts the graph with :meth:`BackendInterface.convert_from_nx` and calls the function
 of the same name here. Semantics match NetworkX's: the same distances (int or float as the
-weights), unreachable nodes absent (``NetworkXNoPath`` for a path), ``cutoff`` honoured, missing
-weights count 1. Among equally short paths, ``dijkstra_path`` takes the canonical tree's
+weights), unreachable nodes absent (``NetworkXNoPath`` for a path, in NetworkX's words, also to a
+target the graph lacks), ``cutoff`` as NetworkX applies it, missing weights count 1, bools 0/1.
+Integer weights past int64 are refused (NetworkX sums Python ints; dyng's distances are int64 or
+float64). Among equally short paths, ``dijkstra_path`` takes the canonical tree's
 (docs/adr/0003), which may differ from the one NetworkX returns.
 
 Not registered: ``simple_cycles``. NetworkX's function yields every cycle lazily, in its own order
@@ -105,26 +107,26 @@ class BackendInterface:
         d = r.distances.to_numpy()
         inf = np.iinfo(np.int64).max if d.dtype == np.int64 else np.inf
         reach = np.flatnonzero(d != inf)
-        if cutoff is not None:
-            reach = reach[d[reach] <= cutoff]
+        if cutoff is not None:  # as NetworkX: the source always, a node unless its distance > cutoff (NaN cuts none)
+            reach = reach[~(d[reach] > cutoff) | (reach == G.index[source])]
         order = reach[np.argsort(d[reach], kind="stable")]
         vals = d[order].tolist()
         return {G.nodes[i]: vals[j] for j, i in enumerate(order.tolist())}
 
     @staticmethod
     def dijkstra_path(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> list[Any]:
-        r, t = _tree(G, source, weight), _target(G, source, target)
-        path = r.path_to(t)
+        r = _tree(G, source, weight)
+        path = r.path_to(G.index[target]) if target in G.index else []
         if not path:
-            _no_path(source, target)
+            raise _no_path(f"No path to {target}.")
         return [G.nodes[i] for i in path]
 
     @staticmethod
     def dijkstra_path_length(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> Any:
-        r, t = _tree(G, source, weight), _target(G, source, target)
-        if not r.path_to(t):
-            _no_path(source, target)
-        return r.distances.to_numpy()[t].item()
+        r = _tree(G, source, weight)
+        if target not in G.index or not r.path_to(G.index[target]):
+            raise _no_path(f"Node {target} not reachable from {source}")
+        return r.distances.to_numpy()[G.index[target]].item()
 
 
 def _tree(G: NxGraph, source: Any, weight: Any) -> Any:
@@ -141,18 +143,11 @@ def _tree(G: NxGraph, source: Any, weight: Any) -> Any:
     return sssp.compute(G.weighted_by(weight), G.index[source], resources=host_resources())
 
 
-def _target(G: NxGraph, source: Any, target: Any) -> int:
+def _no_path(message: str) -> Exception:
+    """NetworkX's error for a target that is unreachable or not in the graph, in its words."""
     import networkx as nx
 
-    if target not in G.index:
-        raise nx.NodeNotFound(f"Node {target} not found in graph")
-    return int(G.index[target])
-
-
-def _no_path(source: Any, target: Any) -> None:
-    import networkx as nx
-
-    raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return nx.NetworkXNoPath(message)
 
 
 backend_interface = BackendInterface()

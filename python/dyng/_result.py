@@ -41,7 +41,8 @@ class ResultBase:
 
     def is_current(self) -> bool:
         """Whether the result matches its graph as it is now."""
-        return bool(self._r.is_current(self._graph._g))
+        with self._graph._lock:  # not while another thread commits
+            return bool(self._r.is_current(self._graph._g))
 
     def copy(self) -> Self:
         """An independent copy of this current result, for the same graph: update one and the
@@ -57,7 +58,7 @@ class ResultBase:
         if not self._r.is_current(self._graph._g):
             raise StaleResultError(
                 f"{self._describe()}: {what} of a stale result; it matches graph version "
-                f"{self._r.graph_version}, the graph is at version {self._graph.version}. Pass the "
+                f"{self._r.graph_version}, the graph is at version {self._graph._g.version}. Pass the "
                 "result to dyng.update(graph, batch, results=[...]) when changing the graph, or compute it again"
             )
 

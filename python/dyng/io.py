@@ -8,7 +8,7 @@ from typing import Literal, Sequence
 
 from . import _backend
 from ._graph import Batch, Graph, _enum, as_batch
-from ._normalize import expect_instance
+from ._normalize import _flag, as_count, as_int64, as_real, as_weight_columns, expect_instance
 from ._resources import Resources, resolve
 
 __all__ = ["read", "read_batch", "write_graph", "write_batch", "FORMATS"]
@@ -53,14 +53,17 @@ def read(
     o = core.ReadOptions()
     o.format = _format(core, format)
     o.weight_type = None if weight_type is None else _enum(core.WeightType, weight_type, "weight_type")
-    o.directed = directed
+    o.directed = None if directed is None else _flag(directed, "directed")
     o.duplicates = _enum(core.DuplicateEdges, duplicates, "duplicates")
-    o.k = k
-    o.random_weight_seed = random_weight_seed
-    o.file_weights = file_weights
-    o.weight_scale = weight_scale
+    o.k = as_weight_columns(k)
+    o.random_weight_seed = None if random_weight_seed is None else as_count(random_weight_seed, "random_weight_seed", 64)
+    o.file_weights = _flag(file_weights, "file_weights")
+    o.weight_scale = None if weight_scale is None else as_real(weight_scale, "weight_scale")
     if tntp_columns is not None:  # one name, or a sequence of names
-        o.tntp_columns = [tntp_columns] if isinstance(tntp_columns, str) else list(tntp_columns)
+        names = [tntp_columns] if isinstance(tntp_columns, str) else list(tntp_columns)
+        if not all(isinstance(c, str) for c in names):
+            raise TypeError(f"tntp_columns={tntp_columns!r}; give a column name or a sequence of names")
+        o.tntp_columns = names
     with res._lock:
         res._sync_log_level()
         g, fmt, offset, names, desc = core.read_graph(res._native, os.fspath(path), o)
@@ -77,8 +80,10 @@ def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["
     ``weight_scale`` scales and rounds its weights as `read` does, for a graph read with it;
     ``missing="ignore"`` makes the batch skip deletions and weight changes of absent edges."""
     core = _backend.native()
+    k, id_offset = as_weight_columns(k), as_int64(id_offset, "id_offset")
+    scale = None if weight_scale is None else as_real(weight_scale, "weight_scale")
     return Batch._of(core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"),
-                                     id_offset, weight_scale, _enum(core.MissingEdge, missing, "missing")))
+                                     id_offset, scale, _enum(core.MissingEdge, missing, "missing")))
 
 
 def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None = None) -> None:
@@ -92,5 +97,6 @@ def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None =
 def write_batch(path: str | os.PathLike[str], batch: Batch, id_offset: int = 0) -> None:
     """Writes ``batch`` in the text format :func:`read_batch` reads."""
     b = as_batch(batch)
+    id_offset = as_int64(id_offset, "id_offset")
     with b._lock:
         _backend.native().write_batch(os.fspath(path), b._b, id_offset)

@@ -164,7 +164,7 @@ def _int_list(values: Sequence[int] | None, what: str, bits: int) -> list[int]:
     """The values as ints that fit a signed integer of ``bits`` bits (the C++ field's type)."""
     if values is None:
         return []
-    if isinstance(values, (str, bytes)):
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise TypeError(f"{what} must be a sequence of ints, not {type(values).__name__}")
     out = []
     for v in values:
@@ -213,7 +213,9 @@ def compute(
     engine), NotSupportedError (an engine of another backend)."""
     expect_instance(graph, Graph, "graph", "dyng.as_graph(...) makes one")
     core = _backend.native()
-    if objectives is not None and not isinstance(objectives, (str, bytes)):
+    if objectives is not None:
+        if isinstance(objectives, (str, bytes)) or not hasattr(objectives, "__iter__"):
+            raise TypeError(f"objectives={objectives!r}; give a sequence of weight columns (indices or names)")
         objectives = [graph._column(c, "objectives") for c in objectives]
     p = _params(core, source, objectives, pref, strategy, combined, engine)
     res = resolve(resources)

@@ -14,7 +14,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_engine, as_ids, as_int32, expect_instance
+from ._normalize import as_engine, as_ids, as_int32, as_ndarray, expect_instance
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -218,7 +218,7 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
     expect_instance(graph, Graph, "sssp.from_arrays: graph")
     core = _backend.native()
     res = resolve(resources)
-    d = np.ascontiguousarray(distances)
+    d = np.ascontiguousarray(as_ndarray(distances, "distances", None))  # device arrays come to the host
     if d.ndim != 1:
         raise InvalidArgumentError(f"distances have shape {d.shape}; give one distance per vertex (1-D)")
     if d.dtype not in (np.int64, np.float64):

@@ -39,9 +39,15 @@ void bind_io(nb::module_& m)
       .def_rw("weight_scale", &io::read_options::weight_scale, nb::arg().none());
 
   // A graph_file holds a move-only graph: returned as (graph, format, id_offset, weight_names,
-  // description).
+  // description). Names and description are the file's bytes: text that is not UTF-8 shows its
+  // undecodable bytes as U+FFFD rather than refusing a graph that read well.
   auto unpack = [](io::graph_file&& f) {
-    return nb::make_tuple(std::move(f.graph), f.format, f.id_offset, f.weight_names, f.description);
+    auto const text = [](std::string const& s) {
+      return nb::steal<nb::str>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
+    };
+    nb::list names;
+    for (auto const& name : f.weight_names) names.append(text(name));
+    return nb::make_tuple(std::move(f.graph), f.format, f.id_offset, names, text(f.description));
   };
   io.def(
       "read_graph",

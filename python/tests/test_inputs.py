@@ -177,6 +177,32 @@ def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untype
         dyng.io.read_batch(bp, missing="skip")  # type: ignore[arg-type]
 
 
+def test_io_reads_a_header_that_is_not_utf8(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    p = tmp_path / "latin1.csv"
+    p.write_bytes(b"source,target,dur\xe9e\n0,1,2\n1,2,3\n")
+    g = dyng.io.read(p)  # the graph read well: its column name shows the byte it could not decode
+    assert g.info["weight_names"] == ("dur\ufffde",) and dist(g) == [0, 2, 5]
+
+
+def test_an_undirected_networkx_graph_read_as_directed_keeps_both_arcs() -> None:
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=3)
+    G.add_edge(1, 2, weight=4)
+    G.add_edge(2, 2, weight=1)
+    g = dyng.as_graph(G, directed=True)
+    assert g.directed and g.num_edges == 5  # two arcs an edge, one for the self-loop
+    assert all(g.has_edge(u, v) for u, v in [(0, 1), (1, 0), (1, 2), (2, 1), (2, 2)])
+    assert dist(dyng.as_graph(G, directed=True)) == dist(dyng.as_graph(G)) == [0, 3, 7]
+
+
+def test_weight_column_counts_past_int32_or_memory_are_refused() -> None:
+    with pytest.raises(dyng.InvalidArgumentError, match=r"k=2147483648; .* \[1, 2\^31 - 1\]"):
+        dyng.Graph([0], [1], k=2**31)
+    # Columns of 1 the build would make: budgeted against memory before any is allocated.
+    with pytest.raises(dyng.InvalidArgumentError, match="weight columns of 1 for 1000 edges would take .*; ask for fewer"):
+        dyng.Graph(np.zeros(1000, np.int32), np.ones(1000, np.int32), k=2**31 - 1)
+
+
 def test_io_weight_scale_reads_fixed_point_int32(tmp_path) -> None:  # type: ignore[no-untyped-def]
     p = tmp_path / "f.csv"
     p.write_text("source,target,time\n0,1,1.25\n1,2,0.5\n0,2,2.0\n")
@@ -304,6 +330,8 @@ def test_scipy_repeated_entries_are_summed_without_wrapping() -> None:
     big = sp.coo_array((np.array([2**31 - 1, 2**31 - 1], dtype=np.int32), ([0, 0], [1, 1])), shape=(2, 2))
     with pytest.raises(dyng.InvalidArgumentError, match="beyond int32"):
         dyng.Graph.from_scipy(big)
+    with pytest.raises(TypeError, match="dtype complex128; its entries are the weights, real numbers"):
+        dyng.Graph.from_scipy(sp.coo_array((np.array([1 + 2j]), ([0], [1])), shape=(2, 2)))
 
 
 def test_batch_rows_of_strings_or_bytes_are_refused() -> None:
@@ -315,6 +343,15 @@ def test_batch_rows_of_strings_or_bytes_are_refused() -> None:
         dyng.Batch.from_arrays(erase=["01"])
     b = dyng.Batch.from_arrays(insert=[(0, 1, np.array(7.0)), (1, 2, [np.float32(2)])])  # 0-d arrays read as values
     assert b.insertions[2].ravel().tolist() == [7.0, 2.0]
+
+
+def test_batch_row_values_past_int64_or_float64_are_refused_by_row() -> None:
+    with pytest.raises(dyng.InvalidArgumentError, match=r"insert row 1: \(0, 1180591620717411303424, 2\) has a vertex id out of range"):
+        dyng.Batch.from_arrays(insert=[(0, 1, 2), (0, 2**70, 2)])
+    with pytest.raises(dyng.InvalidArgumentError, match="erase row 0: .* out of range"):
+        dyng.Batch.from_arrays(erase=[(-2**40, 1)])
+    with pytest.raises(dyng.InvalidArgumentError, match="insert: a value is too large for a float64"):
+        dyng.Batch.from_arrays(insert=[(0, 1, 2**1100)])
 
 
 def test_batch_weights_and_random_weight_bounds_are_checked_by_name() -> None:
@@ -397,6 +434,8 @@ def test_batch_from_pandas() -> None:
     assert dyng.Batch.from_pandas(insert=ins).insertions[2].tolist() == [[1.0], [1.0]]  # no weight: 1
     with pytest.raises(dyng.InvalidArgumentError, match="insert has no column 'u'"):
         dyng.Batch.from_pandas(insert=ins, source="u")
+    with pytest.raises(dyng.InvalidArgumentError, match=r"insert has no column 'w3' \(columns: \['src', 'dst', 'w1', 'w2'\]\)"):
+        dyng.Batch.from_pandas(insert=ins, weight=["w1", "w3"])
     with pytest.raises(TypeError, match="erase is a list, not a pandas DataFrame"):
         dyng.Batch.from_pandas(erase=[(0, 1)])
 
@@ -417,3 +456,22 @@ def test_arguments_are_checked_by_name(tmp_path) -> None:  # type: ignore[no-unt
     with pytest.raises(TypeError, match=r"pass results=\[result\]"):
         dyng.update(g, dyng.Batch(), results=dyng.sssp.compute(g, 0))  # type: ignore[arg-type]
     assert g.version == 0  # refused before the commit
+    # Arguments that would reach the native layer as the wrong type are named here.
+    with pytest.raises(TypeError, match=r"objectives=1; give a sequence of weight columns"):
+        dyng.mosp.compute(g, 0, objectives=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="pref must be a sequence of ints, not int"):
+        dyng.mosp.compute(g, 0, pref=2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="insert_fraction='half'; give a number"):
+        dyng.Batch.random(g, insert_fraction="half")  # type: ignore[arg-type]
+    p = tmp_path / "g.gr"
+    dyng.io.write_graph(p, g)
+    for kwargs, words in (({"k": "2"}, "k='2'; the number of weight columns"), ({"k": 0}, "k=0;"),
+                          ({"random_weight_seed": -1}, "random_weight_seed=-1"), ({"file_weights": "no"}, "file_weights must be a bool"),
+                          ({"weight_scale": "100"}, "weight_scale='100'; give a number"), ({"directed": 1}, "directed must be a bool"),
+                          ({"tntp_columns": [1]}, "tntp_columns=\\[1\\]")):
+        with pytest.raises((TypeError, dyng.InvalidArgumentError), match=words):
+            dyng.io.read(p, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="id_offset=1.5; give an int"):
+        dyng.io.read_batch(p, id_offset=1.5)  # type: ignore[arg-type]
+    with pytest.raises(dyng.InvalidArgumentError, match="id_offset=18446744073709551616 is beyond int64"):
+        dyng.io.write_batch(tmp_path / "b.txt", dyng.Batch(), id_offset=2**64)

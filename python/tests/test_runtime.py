@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -171,6 +172,9 @@ def test_threads_read_while_updating() -> None:
             while not stop.is_set():
                 d = r.distances
                 assert d.shape == (g.num_vertices,)
+                # Reads of the graph itself wait for a commit running in another thread.
+                assert g.has_edge(0, 1) in (True, False) and g.num_edges > 0 and g.version >= 0
+                assert r.is_current() in (True, False)
         except BaseException as e:  # pragma: no cover
             errors.append(e)
 
@@ -255,6 +259,15 @@ def test_networkx_backend_matches_networkx() -> None:
     B.add_edge(0, 1, weight=2**40)
     B.add_edge(1, 2, weight=3)
     assert nx.single_source_dijkstra_path_length(B, 0, backend="dyng") == {0: 0, 1: 2**40, 2: 2**40 + 3}
+    # NetworkX's cutoff: the source always, NaN cuts nothing; bool weights count 0/1.
+    for cutoff in (-1, 0, 2**40, float("nan")):
+        assert nx.single_source_dijkstra_path_length(B, 0, cutoff=cutoff, backend="dyng") == \
+            nx.single_source_dijkstra_path_length(B, 0, cutoff=cutoff), cutoff
+    B.add_edge(2, 3, weight=True)
+    assert nx.single_source_dijkstra_path_length(B, 0, backend="dyng")[3] == 2**40 + 4
+    B.add_edge(3, 4, weight=2**63)  # NetworkX sums Python ints; dyng's distances are int64 or float64
+    with pytest.raises(dyng.InvalidArgumentError, match="edge \\(3, 4\\): weight attribute 'weight' is 9223372036854775808"):
+        nx.single_source_dijkstra_path_length(B, 0, backend="dyng")
 
 
 @_networkx_cache_note
@@ -279,8 +292,15 @@ def test_networkx_backend_paths() -> None:
             assert nx.path_weight(G, path, "weight") == want == nx.dijkstra_path_length(G, 0, t, backend="dyng")
     H = nx.relabel_nodes(nx.path_graph(4), {i: f"n{i}" for i in range(4)})
     assert nx.dijkstra_path(H, "n0", "n3", backend="dyng") == ["n0", "n1", "n2", "n3"]
+    # A target not in the graph is NetworkX's NetworkXNoPath, in its words; a source, NodeNotFound.
+    for f in (nx.dijkstra_path, nx.dijkstra_path_length):
+        with pytest.raises(nx.NetworkXNoPath) as want:
+            f(H, "n0", "x")
+        with pytest.raises(nx.NetworkXNoPath) as got:
+            f(H, "n0", "x", backend="dyng")
+        assert str(got.value) == str(want.value)
     with pytest.raises(nx.NodeNotFound):
-        nx.dijkstra_path(H, "n0", "x", backend="dyng")
+        nx.dijkstra_path(H, "x", "n0", backend="dyng")
 
 
 def test_exit_reports_no_leaked_native_objects() -> None:
@@ -296,22 +316,39 @@ def test_stream_arguments_read_as_cpp_reads_them() -> None:
     from dyng._resources import stream_handle
 
     class Protocol:
-        def __init__(self, version: int) -> None:
-            self.version = version
+        def __init__(self, version: Any, handle: Any = 0x1234) -> None:
+            self.version, self.handle = version, handle
 
-        def __cuda_stream__(self) -> tuple[int, int]:
-            return (self.version, 0x1234)
+        def __cuda_stream__(self) -> Any:
+            return (self.version, self.handle)
 
-    class TorchLike:
+    class Returns:
+        def __init__(self, value: Any) -> None:
+            self.value = value
+
+        def __cuda_stream__(self) -> Any:
+            return self.value
+
+    class TorchLike:  # a torch.cuda.Stream of a release without the protocol, as dyng sees it
+        __module__ = "torch.cuda.streams"
         cuda_stream = 0x55
 
     class CupyLike:
+        __module__ = "cupy.cuda.stream"
         ptr = 0
+
+    class AnyPtr:  # an object with an int "ptr" is no stream unless it is CuPy's
+        ptr = 0x77
+
+    class AttributeNotMethod:
+        __cuda_stream__ = (0, 0x1234)
 
     assert stream_handle(None) is None and stream_handle(0) == 0 and stream_handle(0x99) == 0x99
     assert stream_handle(Protocol(0)) == 0x1234
     assert stream_handle(TorchLike()) == 0x55 and stream_handle(CupyLike()) == 0
-    for bad in (True, -1, "fast", 1.5, Protocol(1)):
+    bad_streams = (True, -1, 2**64, "fast", 1.5, Protocol(1), Protocol(0, -1), Protocol(0, 1.5), Protocol(0, 2**64),
+                   Protocol(True, 1), Returns([0, 1]), Returns((0,)), Returns(None), AnyPtr(), AttributeNotMethod())
+    for bad in bad_streams:
         with pytest.raises(dyng.InvalidArgumentError):
             stream_handle(bad)
 

@@ -65,6 +65,12 @@ void check_weights(char const* fn, char const* row_name, std::size_t m, std::spa
                    auto endpoints)
 {
   std::size_t const kk = static_cast<std::size_t>(k);
+  if (weights.empty()) {  // k columns of 1 made here: at the peak ~32 bytes a value (both directions, slack)
+    if (auto const short_by = detail::memory_shortfall(static_cast<double>(m) * static_cast<double>(kk) * 32);
+        !short_by.empty())
+      throw invalid_argument(std::string(fn) + ": opts.k=" + std::to_string(k) + " weight columns of 1 for " +
+                             std::to_string(m) + " " + row_name + "s would " + short_by + "; ask for fewer columns");
+  }
   DYNG_EXPECTS(weights.empty() || weights.size() == m * kk,
                std::string(fn) + ": " + std::to_string(weights.size()) + " weights for " + std::to_string(m) +
                    " arcs with k=" + std::to_string(k) + "; pass m*k weights (row-major) or none (all 1)");

@@ -132,6 +132,22 @@ TEST(GraphBuild, MoreVerticesThanMemoryHoldsAreRefusedBeforeAllocating)
   }
 }
 
+TEST(GraphBuild, MoreDefaultWeightColumnsThanMemoryHoldsAreRefusedBeforeAllocating)
+{
+  // No weights given: the k columns of 1 are the builder's own, so it budgets them first.
+  constexpr int k = std::numeric_limits<int>::max();
+  if (detail::memory_shortfall(32.0 * k).empty()) GTEST_SKIP() << "this machine holds the columns";
+  for (bool directed : {true, false})
+    expect_invalid([&] {
+      (void)graph::from_edges(res(), 2, std::vector<vertex_t>{0}, std::vector<vertex_t>{1},
+                              std::span<std::int32_t const>{}, {.directed = directed, .k = k});
+    }, "opts.k=2147483647 weight columns of 1 for 1 edges would take");
+  expect_invalid([&] {
+    (void)graph::from_csr(res(), std::vector<edge_t>{0, 1, 1}, std::vector<vertex_t>{1},
+                                std::span<std::int32_t const>{}, {.k = k});
+  }, "ask for fewer columns");
+}
+
 TEST(GraphBuild, DirectedRowsSortedByTargetWithInAdjacency)
 {
   std::vector<vertex_t> src{2, 0, 0, 1}, dst{0, 2, 1, 2};
