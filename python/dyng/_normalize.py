@@ -189,14 +189,25 @@ def _device_to_host(x: Any, dev: tuple[int, ...], name: str, copy: bool | None) 
     return core.device_to_host(capsule)  # type: ignore[no-any-return]
 
 
+def _missing(name: str, row: int, what: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{name}: row {row} is {what}; dyng reads no missing values: drop those rows or fill them")
+
+
 def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
     """Any CPU array-like as a NumPy array (a view when possible)."""
     import numpy as np
 
+    if isinstance(x, np.ma.MaskedArray):  # its masked entries hold values NumPy would read as data
+        if np.ma.count_masked(x):
+            raise _missing(name, int(np.flatnonzero(np.ma.getmaskarray(x).reshape(len(x), -1).any(axis=1))[0]),
+                           "masked")
+        return np.ma.getdata(x)
     if isinstance(x, np.ndarray):
         return x
     pa = _mod("pyarrow")
     if pa is not None and isinstance(x, (pa.Array, pa.ChunkedArray)):
+        if x.null_count:
+            raise _missing(name, int(np.flatnonzero(np.asarray(x.is_null()))[0]), "null")
         if isinstance(x, pa.ChunkedArray):
             if x.num_chunks == 1:
                 x = x.chunk(0)
@@ -224,7 +235,12 @@ def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
         if dev[0] != _DL_CPU:
             raise NotSupportedError(f"{name} is on DLPack device {dev}, which dyng does not read; move it to the host")
     pd = _mod("pandas")
-    if pd is not None and isinstance(x, (pd.Series, pd.Index)):
+    if pd is not None and isinstance(x, (pd.Series, pd.Index, pd.api.extensions.ExtensionArray)):
+        na = np.asarray(pd.isna(x))
+        if na.any():
+            raise _missing(name, int(np.flatnonzero(na)[0]), "missing (NA)")
+        if isinstance(x, pd.api.extensions.ExtensionArray):
+            x = pd.Series(x, copy=False)
         a = x.to_numpy()
         if copy is False and not np.shares_memory(a, x.to_numpy()):
             raise _refuse(name, "is a pandas object without a NumPy view")
@@ -232,7 +248,12 @@ def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
     if isinstance(x, (list, tuple, range)):
         if copy is False:
             raise _refuse(name, f"is a {type(x).__name__}")
-        return np.asarray(x)
+        try:
+            return np.asarray(x)
+        except ValueError:  # NumPy: "inhomogeneous shape"
+            lengths = sorted({len(r) if hasattr(r, "__len__") else 1 for r in x})
+            raise InvalidArgumentError(f"{name}: rows of different lengths {lengths}; give every row the same "
+                                       "number of values") from None
     if hasattr(x, "__array__"):
         return np.asarray(x)
     if isinstance(x, (str, bytes)) or not hasattr(x, "__len__"):
@@ -482,11 +503,13 @@ def graph_input(
 
 
 def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | None = None) -> Rows:
-    """Batch rows -> Rows. ``obj`` is ``(src, dst[, weights])`` arrays or a list of row tuples
-    ``(u, v[, w...])`` (for k > 1 the weights as k values or one sequence)."""
+    """Batch rows -> Rows. ``obj`` is ``(src, dst[, weights])`` arrays, a list of row tuples
+    ``(u, v[, w...])`` (for k > 1 the weights as k values or one sequence), or one such row."""
     import numpy as np
 
     copy = as_copy_flag(copy)
+    if isinstance(obj, tuple) and len(obj) >= 2 and all(isinstance(c, (int, float, np.number)) for c in obj[:2]):
+        obj = [obj]  # one row (u, v[, w...]), not arrays
     if isinstance(obj, tuple) and len(obj) in (2, 3) and not all(isinstance(c, (int, float, np.number)) for c in obj):
         src = as_ids(obj[0], f"{name} src", copy)
         dst = as_ids(obj[1], f"{name} dst", copy)

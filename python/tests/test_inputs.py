@@ -354,6 +354,22 @@ def test_batch_row_values_past_int64_or_float64_are_refused_by_row() -> None:
         dyng.Batch.from_arrays(insert=[(0, 1, 2**1100)])
 
 
+def test_missing_values_and_ragged_rows_are_refused_by_row() -> None:
+    for src, what in ((pd.array([0, None], dtype="Int64"), "missing \\(NA\\)"), (np.ma.masked_array([0, 1], mask=[0, 1]), "masked"),
+                      (pa.chunked_array([[0], [None]]), "null")):
+        with pytest.raises(dyng.InvalidArgumentError, match=f"src: row 1 is {what}; dyng reads no missing values"):
+            dyng.Graph(src, [1, 2])
+    frame = pd.DataFrame({"src": [0, 1], "dst": [1, 2], "w": pd.array([1, None], dtype="Int64")})
+    with pytest.raises(dyng.InvalidArgumentError, match="column 'w': row 1 is missing"):
+        dyng.Graph.from_pandas(frame, weight="w")
+    assert dyng.Graph(pd.array([0, 1], dtype="Int64"), np.ma.masked_array([1, 2], mask=[0, 0])).num_edges == 2
+    with pytest.raises(dyng.InvalidArgumentError, match=r"weights: rows of different lengths \[1, 2\]"):
+        dyng.Graph([0, 1], [1, 2], [[1, 2], [3]])
+    # One row given as a tuple is that row (not arrays of one id each).
+    assert dyng.Batch.from_arrays(insert=(0, 1, [5, 6]), k=2).insertions[2].tolist() == [[5.0, 6.0]]
+    assert dyng.Batch.from_arrays(erase=(0, 1)).deletions[1].tolist() == [1]
+
+
 def test_batch_weights_and_random_weight_bounds_are_checked_by_name() -> None:
     with pytest.raises(dyng.InvalidArgumentError, match=r"Batch.insert: w is beyond float64 \(at least 2\^1328\)"):
         dyng.Batch().insert(0, 1, 10**400)
