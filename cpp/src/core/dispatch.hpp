@@ -47,8 +47,8 @@ std::vector<std::string> engine_ids(std::span<Engine const> table, resources con
 }
 
 /// The graph and the resources must agree on where the arrays live: a graph built with CUDA
-/// resources lives in that device's memory. `what` names the call, `verb` ends the remedy ("build the
-/// graph with the resources you <verb> with").
+/// resources lives in that device's memory. `what` names the call, `verb` ends the remedy
+/// ("build the graph with the resources you <verb> with").
 inline void check_placement(resources const& res, graph_impl const& g, std::string_view what, std::string_view verb)
 {
   bool const device_graph = g.device != nullptr;
