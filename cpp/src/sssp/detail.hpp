@@ -187,7 +187,10 @@ update_outcome cuda_operators_update(resources const& res, graph_impl const& g, 
 /// Copies a CUDA result's arrays to the host (distances, zeros, parents).
 void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros);
 std::shared_ptr<device_result> clone(device_result const& d);
-/// Refuses a batch whose weights could overflow the packed device keys (before any change).
+/// Refuses a batch whose weights could overflow the packed device keys (before any change; a
+/// batch of another k first, as the commit would), and admits its largest weight into the
+/// result's bound. A commit that refuses the batch later leaves the bound raised: still a bound,
+/// only looser (the near-far step may widen).
 void cuda_check_batch(device_result& d, graph_impl const& g, batch const& b);
 /// The same for a batch in device memory whose weights are at most `bound` (a family's derived batch).
 void cuda_admit_weights(device_result& d, std::int64_t bound);

@@ -283,6 +283,25 @@ TEST_F(MospCuda, DeclinesCombinedWeightsBeyondThePackedKeys)
   EXPECT_EQ(r.costs<std::int64_t>()[3 * 2], sssp::infinity<std::int64_t>());
 }
 
+TEST_F(MospCuda, UpdatesTakeTheCombinedWeightsComputeTook)
+{
+  // At the edge of the packed keys: n = 1,048,578 (zbits 21) leaves distances below 2^42 over
+  // n - 1 arcs, weights below q = 4,194,300. Preferences {L, 1} with L = q / 3 give combined
+  // weights up to 3L - 1 = q - 1: compute takes them, so every update must (an update once
+  // admitted L * (K + 1) = q and refused every batch).
+  auto const gpu = resources::cuda(0);
+  vertex_t const n = 1048578;
+  std::int64_t const L = 1398100;
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  std::vector<std::int32_t> w{1, 1, 2, 2};
+  auto g = graph::from_edges(gpu, n, src, dst, std::span<std::int32_t const>(w), {.directed = true, .k = 2});
+  mosp::params const p{.source = 0, .pref = {L, 1}};
+  auto r = mosp::compute(gpu, g, p);
+  dyng::update(gpu, g, batch(2).insert(2, 3, std::vector<double>{1, 1}), r);
+  EXPECT_EQ(diff_mosp_results(r, mosp::compute(gpu, g, p)), "");
+  EXPECT_EQ(r.costs<std::int64_t>()[3 * 2], 4);  // 0 -> 1 -> 2 -> 3: (1, 1) + (2, 2) + (1, 1)
+}
+
 TEST_F(MospCuda, CloneIsIndependentAndCurrent)
 {
   auto const gpu = resources::cuda(0);

@@ -19,9 +19,11 @@
 #include "common/conformance.hpp"
 #include "common/gpu.hpp"
 #include "common/random_graph.hpp"
+#include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/graph/generate.hpp"
 #include "dyng/graph/reorder.hpp"
 #include "dyng/io/io.hpp"
+#include "dyng/mosp/mosp.hpp"
 #include "dyng/core/device_array.hpp"
 #include "dyng/core/profiler.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -529,6 +531,25 @@ TEST_F(SsspCuda, DeviceCommitRejectsLikeTheHost)
   EXPECT_THROW((void)sssp::compute(resources::sequential(), g, {}), invalid_argument);
 }
 
+TEST_F(SsspCuda, ABatchOfAnotherKIsRefusedBeforeItsWeightsAreRead)
+{
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  std::vector<std::int32_t> w{1, 5, 1, 5};
+  auto g = graph::from_edges(gpu, 3, src, dst, std::span<std::int32_t const>(w), {.k = 2});
+  auto r = sssp::compute(gpu, g, {.objective = 1});
+  // One weight a row where the graph has two: the column-1 weights would be read past the end.
+  try {
+    (void)sssp::update(gpu, g, batch(1).insert(0, 2, 1.0).insert(2, 0, 1.0), r);
+    FAIL() << "expected invalid_argument";
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("batch has k=1 weights per row, the graph has k=2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(g.version(), 0);
+  EXPECT_TRUE(r.is_current(g));
+}
+
 TEST_F(SsspCuda, ResourcesOfAnotherDeviceAreRefusedByEveryCall)
 {
   if (dyng::test::cuda_device_count() < 2) GTEST_SKIP() << "needs two devices";
@@ -548,6 +569,9 @@ TEST_F(SsspCuda, ResourcesOfAnotherDeviceAreRefusedByEveryCall)
   std::string const words = "the graph lives on CUDA device 0 and the resources are on device 1";
   expect_refused([&] { (void)sssp::compute(gpu1, g, {}); }, "sssp::compute: " + words);
   expect_refused([&] { (void)sssp::update(gpu1, g, batch().insert(0, 2, 1.0), r); }, "CUDA device 0");
+  expect_refused([&] { (void)mosp::compute(gpu1, g, {}); }, "mosp::compute: " + words);
+  expect_refused([&] { (void)cycle_count::compute(gpu1, g, {}); }, "cycle_count::compute: " + words);
+  expect_refused([&] { g.commit(gpu1, batch().insert(0, 2, 1.0)); }, "CUDA device 0");
   EXPECT_EQ(g.version(), 0);  // refused before the commit
   EXPECT_TRUE(r.is_current(g));
 }

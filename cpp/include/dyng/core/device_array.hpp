@@ -48,6 +48,7 @@ class device_array_copy {
  private:
   device_array a_;
   bool shared_ = false;
+  bool pooled_ = true;  // allocated from the device's memory pool (stream-ordered)
 };
 
 namespace cuda_interop {

@@ -19,15 +19,18 @@ device_array_copy::device_array_copy(device_array const& a) : a_(a)
   cudaStream_t const s = dyng::detail::to_cuda(a.stream);
   std::size_t const bytes = static_cast<std::size_t>(a.size) * element_size(a.type);
   void* p = nullptr;
-  cudaError_t err = cudaMallocAsync(&p, bytes, s);
+  int pools = 0;  // as the resources' allocations: stream-ordered where the device has pools
+  cudaError_t err = cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, a.device);
+  pooled_ = err == cudaSuccess && pools != 0;
+  err = pooled_ ? cudaMallocAsync(&p, bytes, s) : cudaMalloc(&p, bytes);
   if (err != cudaSuccess)
-    dyng::detail::throw_cuda_error(err, "cudaMallocAsync", __FILE__, __LINE__,
+    dyng::detail::throw_cuda_error(err, pooled_ ? "cudaMallocAsync" : "cudaMalloc", __FILE__, __LINE__,
                                    "copying a result array of " + std::to_string(bytes) + " bytes on device " +
                                        std::to_string(a.device));
   err = cudaMemcpyAsync(p, a.data, bytes, cudaMemcpyDeviceToDevice, s);
   if (err == cudaSuccess) err = cudaStreamSynchronize(s);  // complete when handed out, as every call's results
   if (err != cudaSuccess) {
-    static_cast<void>(cudaFreeAsync(p, s));
+    static_cast<void>(pooled_ ? cudaFreeAsync(p, s) : cudaFree(p));
     dyng::detail::throw_cuda_error(err, "cudaMemcpyAsync (device to device)", __FILE__, __LINE__,
                                    "copying a result array on device " + std::to_string(a.device));
   }
@@ -44,7 +47,8 @@ device_array_copy::~device_array_copy()
   // stream's when a consumer had it (no event of a consumer's stream can be recorded now: the
   // stream may be gone).
   if (shared_ && cudaDeviceSynchronize() != cudaSuccess) static_cast<void>(cudaGetLastError());
-  if (cudaFreeAsync(const_cast<void*>(a_.data), dyng::detail::to_cuda(a_.stream)) != cudaSuccess)
+  void* const p = const_cast<void*>(a_.data);
+  if ((pooled_ ? cudaFreeAsync(p, dyng::detail::to_cuda(a_.stream)) : cudaFree(p)) != cudaSuccess)
     static_cast<void>(cudaGetLastError());
   if (switch_device) static_cast<void>(cudaSetDevice(previous));
 }

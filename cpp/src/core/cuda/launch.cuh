@@ -10,7 +10,7 @@ namespace dyng::detail {
 
 inline constexpr int block_size = 256;
 
-/// Grid for a grid-stride loop over `items`: enough blocks to fill the device a few times over,
+/// Grid for a grid-stride loop over `items`: up to a resident wave of the device (the cap below),
 /// no more than the items need.
 inline unsigned grid_for(resources const& r, std::int64_t items)
 {

@@ -5,7 +5,8 @@
 // under a device_guard, which restores the caller's device on exit. The only process-wide
 // setting touched is the release threshold of the device's *default* memory pool (raised so the
 // pool keeps freed memory for the next allocation instead of returning it at every
-// synchronization); a pool the caller installed with cudaDeviceSetMemPool is left as it is.
+// synchronization); a pool the caller installed with cudaDeviceSetMemPool keeps its settings
+// (an allocation that fails trims the device's current pool, whichever it is, and tries again).
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/cuda/cuda.cuh"

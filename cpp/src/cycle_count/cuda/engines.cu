@@ -53,7 +53,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <variant>
 
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
@@ -692,14 +691,6 @@ void read_back(out_words const& o, std::span<std::uint64_t> hist, stats& st, cha
   st.paths += static_cast<std::int64_t>(o.paths);
 }
 
-void check_device(resources const& res, graph_impl const& g)
-{
-  DYNG_EXPECTS(g.device != nullptr && res.backend() == backend::cuda && res.device() == g.device->res.device(),
-               "cycle_count.cuda.queue: the graph lives on CUDA device " +
-                   std::to_string(g.device ? g.device->res.device() : -1) +
-                   "; count with CUDA resources on that device");
-}
-
 /// Compute's work items for cycles of length <= k: the pre-pass and the scan of parts (the chunk
 /// widened until the items fit a launch); the result words zeroed. `parts_out` (if given) gets each
 /// root's item count (device).
@@ -1023,7 +1014,6 @@ void cuda_check_support(graph_impl const& g, params const& p)
 
 void cuda_compute(resources const& res, graph_impl const& g, std::span<std::uint64_t> hist, stats& st)
 {
-  check_device(res, g);
   dyng::detail::device_guard guard(res);
   st.work_items = g.n;
   if (g.n == 0) return;
@@ -1033,7 +1023,6 @@ void cuda_compute(resources const& res, graph_impl const& g, std::span<std::uint
 void cuda_update(resources const& res, graph_impl const& g, change_lists const&, std::span<std::uint64_t> minus,
                  std::span<std::uint64_t> plus, stats& st)
 {
-  check_device(res, g);
   dyng::detail::device_guard guard(res);
   with_weight_type(g, [&](auto w) { update_typed<decltype(w)>(res, g, minus, plus, st); });
 }
@@ -1041,7 +1030,6 @@ void cuda_update(resources const& res, graph_impl const& g, change_lists const&,
 list_pick cuda_list_select(resources const& res, graph_impl const& g, list_pass const& pass, std::uint64_t rank,
                            stats& st)
 {
-  check_device(res, g);
   dyng::detail::device_guard guard(res);
   return with_weight_type(g, [&](auto w) { return select_typed<decltype(w)>(res, g, pass, rank, st); });
 }
@@ -1050,7 +1038,6 @@ void cuda_list_emit(resources const& res, graph_impl const& g, list_pass const& 
                     std::span<std::uint64_t const> sizes, cycle_sets& out, std::span<std::uint64_t> written,
                     stats& st)
 {
-  check_device(res, g);
   dyng::detail::device_guard guard(res);
   with_weight_type(g, [&](auto w) { emit_typed<decltype(w)>(res, g, pass, sizes, out, written, st); });
 }

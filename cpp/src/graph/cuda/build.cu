@@ -2,7 +2,7 @@
 // graph from arcs already in device memory, get the host build's layout (graph.cpp) array for
 // array: rows sorted by neighbour, a stable order (parallel copies in input order); the
 // duplicate policy; in-rows the stable transpose of the out-rows; slack_for each row; free
-// slots with no arc and weight 0. A build returns complete (one host wait at its end).
+// slots with no arc and weight 0. A build returns complete (it waits for its stream).
 // See docs/adr/0009-cuda-device-graph-and-sssp.md.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>

@@ -24,14 +24,14 @@
 // Families that derive a batch on the device (mosp's combined graph) commit it from device
 // memory through the same steps (device_commit_rows): no row reaches the host.
 // The rows equal the host commit's (docs/adr/0002), row order included, and so do the refusals;
-// the change set lists each changed arc once (docs/adr/0009 §2 has what differs in the counts).
+// the change set lists a reweighted arc once, an arc deleted and inserted by one batch once as
+// each, a removed parallel copy once per copy (docs/adr/0009 §2 has what differs in the counts).
 // A commit returns with step 5 enqueued; later reads on any stream wait for it (order_reads).
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <cuda/std/bit>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -46,7 +46,6 @@
 #include "core/cuda/block_fold.cuh"
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
-#include "dyng/core/profiler.hpp"
 #include "graph/cuda/device_graph.cuh"
 #include "graph/cuda/rows.cuh"
 #include "graph/layout.hpp"

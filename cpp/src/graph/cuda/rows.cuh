@@ -45,9 +45,10 @@ __device__ inline std::uint64_t arc_key(vertex_t row, vertex_t col, vertex_t n)
 }
 
 /// Rows of the given capacities (n + 1 of them, the last 0): their starts, by a scan, and arrays
-/// in which every slot is free; `degree` is left to the caller. Free slots hold no arc and weight
-/// 0, as on the host: a reduction over a column (the sssp engines' weight bound) must not read
-/// garbage. One host read: the total capacity.
+/// in which every slot is free; `degree` is left to the caller. Free slots start with no arc and
+/// weight 0, as on the host, so a reduction over a column (the sssp engines' weight bound) reads
+/// no garbage; slots a commit vacates keep their old values, which are real weights, so the bound
+/// stays a bound. One host read: the total capacity.
 template <class W>
 device_adjacency<W> free_rows(resources const& res, std::string const& scan_slot, device_buffer<edge_t> const& capacity,
                               vertex_t n, int k)

@@ -5,9 +5,9 @@
 // shortest-path code here). The combined graph is a device dyng::graph. Per call:
 //   compute / rebuild: the K parent arrays are gathered (n x K, column per objective); a count
 //     of distinct parents per vertex, a CUB exclusive scan and a fill kernel write the combined
-//     arcs (v ascending, parents in first-seen order: the CPU build's arc list exactly); the arc
-//     list goes through the host once into graph::from_edges with the CUDA resources; its tree
-//     is a CUDA sssp compute;
+//     arcs (v ascending, parents in first-seen order: the CPU build's arc list exactly), built
+//     into a graph on the device (device_graph_from_arcs, no host crossing); its tree is a CUDA
+//     sssp compute;
 //   incremental update: a map over vertices compares the stored tuples with the new parents, a
 //     map over the input's device change set flags the heads of changed arcs that the combined
 //     graph uses, CUB DeviceSelect compacts the flagged vertices (ascending), counts + scans size
@@ -55,6 +55,7 @@ struct device_state {
   int k = 0;
   vertex_t n = 0;
   std::int64_t lk1 = 0;                  // L * (K + 1)
+  std::int64_t most = 0;                 // the largest combined weight (largest_combined_weight)
   dd::device_buffer<int> objectives;     // K weight columns of the input graph
   dd::device_buffer<std::int32_t> term;  // K: L / pref_i
   dd::device_buffer<vertex_t> tuple;     // n x K row-major: the tuples the combined graph was built from
@@ -416,6 +417,16 @@ void device_costs(resources const& res, result& r)
   access::stats(r).cost_updates = n;
 }
 
+/// The largest weight of a combined arc, L*(K+1) - min_i L/pref_i: every combined arc is an arc
+/// of at least one tree, whose term L/pref_i it subtracts. Compute checks it against the packed
+/// keys, updates admit it for the combined tree.
+std::int64_t largest_combined_weight(std::int64_t lcm, std::span<std::int64_t const> pref)
+{
+  std::int64_t min_term = lcm;
+  for (auto const p : pref) min_term = std::min(min_term, lcm / p);
+  return lcm * (static_cast<std::int64_t>(pref.size()) + 1) - min_term;
+}
+
 }  // namespace
 
 void cuda_check_support(graph const& g, std::int64_t lcm, std::span<std::int64_t const> pref)
@@ -423,14 +434,11 @@ void cuda_check_support(graph const& g, std::int64_t lcm, std::span<std::int64_t
   if (g.weight_type() != weight_type::int32)
     throw not_supported("mosp.cuda: the graph has float64 weights; mosp on CUDA composes the CUDA sssp engines, "
                         "which take int32 weights (packed 64-bit keys); use a CPU backend");
-  // The combined graph's sssp runs on the CUDA engines: its largest weight,
-  // L*(K+1) - min_i L/pref_i, over paths of up to n - 1 arcs must fit the distance bits of the
-  // packed keys, distance << zbits | zeros with zbits the bit width of n (sssp/cuda/engines.cu).
+  // The combined graph's sssp runs on the CUDA engines: its largest weight over paths of up to
+  // n - 1 arcs must fit the distance bits of the packed keys, distance << zbits | zeros with
+  // zbits the bit width of n (sssp/cuda/engines.cu).
   auto const n = g.num_vertices();
-  auto const k = static_cast<std::int64_t>(pref.size());
-  std::int64_t min_term = lcm;
-  for (auto const p : pref) min_term = std::min(min_term, lcm / p);
-  std::int64_t const most = lcm * (k + 1) - min_term;
+  std::int64_t const most = largest_combined_weight(lcm, pref);
   int const zbits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
   auto const limit = std::uint64_t{1} << (63 - zbits);
   auto const arcs = static_cast<std::uint64_t>(std::max<vertex_t>(n - 1, 1));
@@ -471,6 +479,7 @@ void cuda_rebuild(resources const& res, graph const& g, result& r)
     d.k = k;
     d.n = n;
     d.lk1 = r.lcm() * (k + 1);
+    d.most = largest_combined_weight(r.lcm(), r.pref());
     std::vector<int> obj(r.objectives().begin(), r.objectives().end());
     std::vector<std::int32_t> term;
     for (auto const p : r.pref()) term.push_back(static_cast<std::int32_t>(r.lcm() / p));
@@ -581,10 +590,11 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
   {
     scoped_stage stage(res.profiler(), "mosp.combined");
     // dyng::update's steps with the rows left in device memory: the combined weights are at
-    // most L * (K + 1), the tree matches the combined graph, one commit, the tree follows it.
+    // most d.most (compute admitted it), the tree matches the combined graph, one commit, the
+    // tree follows it.
     auto& combined = access::combined(r);
     ct.expect_current(combined, "mosp::update");
-    dyng::sssp::detail::cuda_admit_weights(*dyng::sssp::access::device(ct), d.lk1);
+    dyng::sssp::detail::cuda_admit_weights(*dyng::sssp::access::device(ct), d.most);
     dd::commit_device_rows(res, combined, rows);
     ct.apply_changes(res, combined);
   }
@@ -614,6 +624,7 @@ std::shared_ptr<device_state> cuda_clone(device_state const& d)
   c->k = d.k;
   c->n = d.n;
   c->lk1 = d.lk1;
+  c->most = d.most;
   auto const dup = [&]<class T>(dd::device_buffer<T>& to, dd::device_buffer<T> const& from) {
     to = dd::device_buffer<T>(d.res, from.size());
     if (from.size() > 0)

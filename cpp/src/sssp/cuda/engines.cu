@@ -34,9 +34,9 @@
 // latency floor they run into.
 //
 // The update follows the template of the CPU engines (docs/adr/0003): identify lost tree arcs,
-// invalidate their subtrees level by level (past `walk_levels` levels, or at a level wider than
-// `jump_width`, pointer jumping over the old tree decides the rest), reset them, let them and
-// the heads of changed arcs pull over their in-arcs, propagate, derive parents.
+// invalidate their subtrees level by level (past `walk_levels` levels, or in the fused engine at
+// a level wider than `jump_width`, pointer jumping over the old tree decides the rest), reset
+// them, let them and the heads of changed arcs pull over their in-arcs, propagate, derive parents.
 //
 // fused: the whole compute or update is one cooperative kernel; phases and rounds are separated
 //   by grid-wide barriers, so a road graph's thousands of rounds cost no host round trip. An
@@ -57,7 +57,6 @@
 // steps.cuh (the update's other steps, parents). This file holds the kernels, which put the grid
 // barriers (fused) or the launches (operators) between the phases, and the host side.
 #include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
@@ -67,7 +66,6 @@
 #include <limits>
 #include <span>
 #include <string>
-#include <type_traits>
 
 #include "core/cuda/block_fold.cuh"
 #include "core/cuda/cuda.cuh"
@@ -468,7 +466,8 @@ void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rou
   st.relaxations = static_cast<std::int64_t>(counters[c_relax]);
   st.iterations = static_cast<std::int64_t>(used);
   st.recomputed = counters[c_abort] != 0;
-  // Round r's stamps are round_base + r + 1 (its frontier) and + 2 (a near-far phase from it).
+  // Round r stamps the frontier it lists (frontier r + 1) round_base + r + 1, and a near-far
+  // phase it starts round_base + r + 2.
   auto& host = res.workspace().get<scratch_state>("sssp.cuda.state", 1)[0];
   host.next_stamp = c.round_base + static_cast<std::uint32_t>(used) + 2;
 }
@@ -482,10 +481,11 @@ void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
   if (per_sm < 1) throw not_supported("sssp.cuda.fused: the kernel does not fit on an SM of this device");
   // Several blocks per SM alone (with lists gathered per block, more threads shorten the rounds
   // of large frontiers: NE compute 13.2 -> 8.1 ms, recompute after 50K changes 1.91 -> 1.22 ms,
-  // four against one block per SM), one when the call shares the device, so that mosp's K tree
-  // updates side by side fit on it together (docs/adr/0009, docs/adr/0005). Never all the blocks
-  // an SM holds: a cooperative grid waits until every block is resident, so at full occupancy a
-  // kernel of another stream on one SM holds the whole call back (SsspCuda.WorkStaysOnTheCallersStream).
+  // four against one block per SM), four divided by the calls that share the device (two each
+  // for two, one each for three), so that mosp's K tree updates side by side fit on it together
+  // (docs/adr/0009, docs/adr/0005). A call alone never takes all the blocks an SM holds: a
+  // cooperative grid waits until every block is resident, so at full occupancy a kernel of
+  // another stream on one SM holds the whole call back (SsspCuda.WorkStaysOnTheCallersStream).
   // An H200 SM holds five compute and four update blocks; updates at three are as fast as at
   // four (NE local 10K 2.70 vs 2.91 ms, 50K 2.08 vs 2.02).
   constexpr int blocks_per_sm = 4;
@@ -795,6 +795,7 @@ void cuda_admit_weights(device_result& d, std::int64_t bound)
 
 void cuda_check_batch(device_result& d, dyng::detail::graph_impl const& g, batch const& b)
 {
+  dyng::detail::check_batch_shape(g, b);  // its rows are read as the graph's k columns below
   auto const k = static_cast<std::size_t>(g.k);
   auto const c = static_cast<std::size_t>(d.objective);
   // Weights the graph will reject (not finite, negative, beyond int32) are its to report.

@@ -20,8 +20,8 @@ using dyng::detail::min_per_block;
 constexpr std::uint64_t unreachable_key = std::numeric_limits<std::uint64_t>::max();
 
 /// Phase boundaries of the fused kernels, stamped when a profiler is attached; the profiler gets
-/// each stage whose two boundaries were stamped (an update that gives up stops after invalidate,
-/// or jump).
+/// each stage whose two boundaries were stamped (an update that gives up recomputes in the kernel
+/// and its profile shows recompute_stages, engines.cu).
 enum phase : int { p_start, p_identified, p_walked, p_jumped, p_seeded, p_propagated, p_collected, p_done, p_count };
 
 enum counter : int {
@@ -129,8 +129,8 @@ __device__ inline int lanes_for(unsigned long long count,
 
 /// Passes over every vertex: a thread takes `pass_width` vertices at a time and issues their
 /// loads together, so a pass waits for n / (threads * pass_width) memory round trips rather than
-/// n / threads (the fused kernel's 34 K threads over NE's 1.5 M vertices: pointer jumping
-/// 265 -> 113 us). DYNG_PASS(base, count) steps over the groups; DYNG_PASS_MEMBER(i, base, u,
+/// n / threads (measured with a fused grid of one block per SM, 34 K threads, over NE's 1.5 M
+/// vertices: pointer jumping 265 -> 113 us). DYNG_PASS(base, count) steps over the groups; DYNG_PASS_MEMBER(i, base, u,
 /// count) names the u-th index of a group and whether it is below count (has_i).
 constexpr int pass_width = 4;
 #define DYNG_PASS(base, count)                                                                    \

@@ -33,8 +33,9 @@ struct near_far {
   int phase = 0;
 };
 
-/// Where rounds take local hops (relax_round). A hop costs about what a round does (~3.5 us on
-/// the H200: the same chain of dependent round trips to L2, without the grid barrier), so hops
+/// Where rounds take local hops (relax_round). A hop costs about what a round does (the same
+/// chain of dependent round trips to L2, without the grid barrier; engines.cu has the H200's
+/// figures), so hops
 /// pay only in small rounds of long propagations: rounds of up to hop_arc_budget arcs at the
 /// graph's mean degree (16,000 vertices on NE), on graphs of at most hop_mean_degree arcs a vertex
 /// (road networks: chains hundreds of hops deep). A small-world graph's propagation is a few wide
