@@ -70,7 +70,9 @@ struct stats {
   std::int64_t invalidated = 0;  ///< vertices whose distance was reset (subtrees of lost arcs)
   std::int64_t affected = 0;     ///< vertices whose distance or parent was re-evaluated
   std::int64_t relaxations = 0;  ///< arcs relaxed
-  std::int64_t iterations = 0;   ///< propagation rounds (frontier engines) or heap pops
+  /// Propagation rounds (frontier engines) or heap pops. The CUDA operators engine launches its
+  /// rounds in groups of 16 and counts the rounds launched: up to 15 more than had work.
+  std::int64_t iterations = 0;
   bool recomputed = false;       ///< the update recomputed from scratch
   std::string engine;            ///< id of the engine that ran
 };
