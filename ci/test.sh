@@ -6,6 +6,7 @@
 #   4. preset cuda-ci        only when nvcc is found: the CUDA backend compiled for sm_90 (Debug,
 #                            -Werror), ctest of every label (gpu tests skip without a device)
 #   5. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
+#   6. ci/python.sh          the Python package: a venv, pip install ., pytest, mypy
 # Any failure stops the run with a non-zero exit. Builds in build/dev, build/asan, build/cuda-ci.
 # Environment: DYNG_CI_JOBS (parallel build and test jobs, default 2),
 #              DYNG_CI_FUZZ_SECONDS (default 60).

@@ -23,6 +23,18 @@ set_property(CACHE DYNG_CUDA_RUNTIME PROPERTY STRINGS shared static)
 # amendment 2) uses the same floor. The newest entry also gets PTX, so newer GPUs JIT it.
 set(DYNG_CUDA_RELEASE_ARCHITECTURES 75 80 86 89 90 100 120)
 
+# CMake's own variables would be overridden by the two above, silently: refused instead.
+if(DEFINED CACHE{CMAKE_CUDA_RUNTIME_LIBRARY})
+  message(FATAL_ERROR "CMAKE_CUDA_RUNTIME_LIBRARY=${CMAKE_CUDA_RUNTIME_LIBRARY} is set; dyng chooses the CUDA "
+                      "runtime with DYNG_CUDA_RUNTIME=shared|static (checked against BUILD_SHARED_LIBS): "
+                      "pass that instead, and -UCMAKE_CUDA_RUNTIME_LIBRARY")
+endif()
+if(DEFINED CACHE{CMAKE_CUDA_ARCHITECTURES} AND NOT DEFINED CACHE{_DYNG_CUDA_CONFIGURED})
+  message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES=${CMAKE_CUDA_ARCHITECTURES} is set; dyng chooses the "
+                      "architectures with DYNG_CUDA_ARCHITECTURES=native|release|<list>: pass that "
+                      "instead, and -UCMAKE_CUDA_ARCHITECTURES")
+endif()
+
 # ---- runtime: checked before anything is compiled ---------------------------------------------
 string(TOLOWER "${DYNG_CUDA_RUNTIME}" _dyng_cudart)
 if(_dyng_cudart STREQUAL "shared")
@@ -48,6 +60,7 @@ if(NOT DEFINED CMAKE_CUDA_HOST_COMPILER AND NOT DEFINED ENV{CUDAHOSTCXX}
   set(CMAKE_CUDA_HOST_COMPILER "${CMAKE_CXX_COMPILER}")
 endif()
 enable_language(CUDA)
+set(_DYNG_CUDA_CONFIGURED ON CACHE INTERNAL "CMAKE_CUDA_ARCHITECTURES is enable_language's from here on")
 find_package(CUDAToolkit REQUIRED)
 if(CUDAToolkit_VERSION VERSION_LESS 12.8)
   message(FATAL_ERROR "dyng's CUDA backend needs CUDA 12.8 or newer (tested with 13.0); found "
@@ -65,6 +78,11 @@ set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 set(CMAKE_CUDA_EXTENSIONS OFF)
 
 # ---- architectures -> CMAKE_CUDA_ARCHITECTURES (initializes every target's CUDA_ARCHITECTURES) --
+# What this nvcc can build ("sm_75\nsm_80\n..."), and dyng's floor.
+execute_process(COMMAND "${CMAKE_CUDA_COMPILER}" --list-gpu-code
+                OUTPUT_VARIABLE _dyng_codes RESULT_VARIABLE _dyng_rc ERROR_QUIET)
+string(APPEND _dyng_codes "\n")
+list(GET DYNG_CUDA_RELEASE_ARCHITECTURES 0 _dyng_floor)
 if(DYNG_CUDA_ARCHITECTURES STREQUAL "native")
   if(NOT CMAKE_CUDA_ARCHITECTURES_NATIVE)
     message(FATAL_ERROR
@@ -74,9 +92,6 @@ if(DYNG_CUDA_ARCHITECTURES STREQUAL "native")
   endif()
   set(_dyng_archs ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
 elseif(DYNG_CUDA_ARCHITECTURES STREQUAL "release")
-  execute_process(COMMAND "${CMAKE_CUDA_COMPILER}" --list-gpu-code
-                  OUTPUT_VARIABLE _dyng_codes RESULT_VARIABLE _dyng_rc ERROR_QUIET)
-  string(APPEND _dyng_codes "\n")
   if(NOT _dyng_rc EQUAL 0)
     message(FATAL_ERROR "'${CMAKE_CUDA_COMPILER} --list-gpu-code' failed; cannot resolve "
                         "DYNG_CUDA_ARCHITECTURES=release")
@@ -87,7 +102,6 @@ elseif(DYNG_CUDA_ARCHITECTURES STREQUAL "release")
       list(APPEND _dyng_archs ${_a}-real)
     endif()
   endforeach()
-  list(GET DYNG_CUDA_RELEASE_ARCHITECTURES 0 _dyng_floor)
   if(NOT "${_dyng_floor}-real" IN_LIST _dyng_archs)
     message(FATAL_ERROR "nvcc ${CMAKE_CUDA_COMPILER_VERSION} cannot build sm_${_dyng_floor}, dyng's "
                         "oldest supported architecture; use an explicit DYNG_CUDA_ARCHITECTURES list")
@@ -97,10 +111,23 @@ elseif(DYNG_CUDA_ARCHITECTURES STREQUAL "release")
   list(APPEND _dyng_archs ${_dyng_newest})  # "120": SASS and PTX
 else()
   set(_dyng_archs ${DYNG_CUDA_ARCHITECTURES})
+  if(NOT _dyng_archs)
+    message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES is empty; give native, release or a list such as 90")
+  endif()
+  string(REGEX REPLACE "sm_([0-9]+)[^\n]*\n" "\\1;" _dyng_buildable "${_dyng_codes}")
   foreach(_a IN LISTS _dyng_archs)
-    if(NOT _a MATCHES "^[0-9]+[af]?(-real|-virtual)?$")
+    if(NOT _a MATCHES "^([0-9]+)[af]?(-real|-virtual)?$")
       message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: '${_a}' is not native, release or an "
                           "architecture like 90, 90-real, 90a or 100f")
+    endif()
+    if(CMAKE_MATCH_1 LESS _dyng_floor)
+      message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: '${_a}' is older than compute capability "
+                          "${_dyng_floor}, the oldest dyng supports (docs/adr/0004)")
+    endif()
+    if(_dyng_rc EQUAL 0 AND NOT CMAKE_MATCH_1 IN_LIST _dyng_buildable)
+      string(REPLACE ";" " " _dyng_list "${_dyng_buildable}")
+      message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: nvcc ${CMAKE_CUDA_COMPILER_VERSION} cannot build "
+                          "'${_a}'; it builds ${_dyng_list}")
     endif()
   endforeach()
 endif()
