@@ -198,10 +198,10 @@ def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
     import numpy as np
 
     if isinstance(x, np.ma.MaskedArray):  # its masked entries hold values NumPy would read as data
-        if np.ma.count_masked(x):
-            raise _missing(name, int(np.flatnonzero(np.ma.getmaskarray(x).reshape(len(x), -1).any(axis=1))[0]),
-                           "masked")
-        return np.ma.getdata(x)
+        masked = np.asarray(np.ma.getmaskarray(x)).reshape(len(x), -1).any(axis=1)
+        if masked.any():
+            raise _missing(name, int(np.flatnonzero(masked)[0]), "masked")
+        return np.asarray(np.ma.getdata(x))
     if isinstance(x, np.ndarray):
         return x
     pa = _mod("pyarrow")

@@ -147,7 +147,8 @@ def _no_path(message: str) -> Exception:
     """NetworkX's error for a target that is unreachable or not in the graph, in its words."""
     import networkx as nx
 
-    return nx.NetworkXNoPath(message)
+    error: Exception = nx.NetworkXNoPath(message)
+    return error
 
 
 backend_interface = BackendInterface()
