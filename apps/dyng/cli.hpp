@@ -19,10 +19,12 @@ namespace dyng::cli {
 
 /// Option checks with plain messages: CLI11's own words a range with the largest double, and an
 /// unsigned option takes "-1" as 2^64 - 1. at_least(n): a whole number >= n; non_negative_real:
-/// a finite number >= 0; a_path: a path that is not empty (an empty argument would otherwise
-/// read as "not given", and the graph argument would fall back to the bundled graph).
+/// a finite number >= 0; a_fraction: a number in [0, 1] (CLI11's range lets NaN through); a_path:
+/// a path that is not empty (an empty argument would otherwise read as "not given", and the graph
+/// argument would fall back to the bundled graph).
 CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
+CLI::Validator a_fraction();
 CLI::Validator a_path();
 
 /// A run's output (the --out directory, or the --output file) is written to a staging path and
@@ -59,6 +61,7 @@ struct graph_options {
   std::string format = "auto";
   std::uint64_t weight_seed = io::default_weight_seed;
   bool unit_weights = false;
+  bool ignore_file_weights = false;  // generated weights even where the file has its own
   bool undirected = false;
   int k = 1;                              // weight columns generated for unweighted inputs
   std::vector<std::string> tntp_columns;  // empty: io's default TNTP columns

@@ -25,7 +25,7 @@ int main(int argc, char** argv)
   auto* s = app.add_subcommand("sssp", "Single-source shortest paths: compute, apply a batch, update");
   sssp.graph.add_to(*s);
   sssp.backend.add_to(*s);
-  s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
+  s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex with an arc)")->check(at_least(0));
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
   sssp.batch.add_to(*s);
   s->add_option("--strategy", sssp.strategy, "Update strategy")->check(CLI::IsMember({"auto", "incremental", "recompute"}));
@@ -42,11 +42,12 @@ int main(int argc, char** argv)
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
       ->check(at_least(1));
-  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex)")->check(at_least(0));
+  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")->check(at_least(0));
+  // A list is one comma-separated argument: a graph file after it stays the graph.
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
-      ->delimiter(',');
+      ->delimiter(',')->allow_extra_args(false);
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
-      ->delimiter(',');
+      ->delimiter(',')->allow_extra_args(false);
   mosp.batch.add_to(*mp);
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <string_view>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -115,6 +117,19 @@ CLI::Validator non_negative_real()
       "FLOAT", "non_negative_real");
 }
 
+CLI::Validator a_fraction()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        double const v = std::strtod(s.c_str(), &end);
+        if (end == s.c_str() || *end != '\0' || !(v >= 0 && v <= 1))
+          return "expected a number in [0, 1], got '" + s + "'";
+        return {};
+      },
+      "FRACTION", "a_fraction");
+}
+
 CLI::Validator a_path()
 {
   return CLI::Validator(
@@ -133,12 +148,14 @@ void graph_options::add_to(CLI::App& app)
                      std::to_string(io::generated_weight_min) + ".." + std::to_string(io::generated_weight_max) + ")")
       ->check(at_least(0));
   app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
+  app.add_flag("--ignore-file-weights", ignore_file_weights,
+               "Treat the file as unweighted (e.g. SNAP signs or timestamps): generated weights instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
   std::string tntp_default;
   for (auto const column : io::default_tntp_columns) tntp_default += (tntp_default.empty() ? "" : ",") + std::string(column);
   app.add_option("--tntp-columns", tntp_columns,
                  "TNTP link columns used as weights, e.g. length,toll (default: " + tntp_default + ")")
-      ->delimiter(',');
+      ->delimiter(',')->allow_extra_args(false);  // one argument: a graph file after it stays the graph
   app.add_option("--weight-scale", weight_scale,
                  "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
                  "TNTP times to a hundredth: float-weighted inputs then run on --backend cuda (0: off)")
@@ -160,10 +177,15 @@ resources backend_options::make() const
 
 vertex_t source_vertex(io::graph_file const& gf, std::int64_t source_id)
 {
-  auto const id = source_id < 0 ? gf.id_offset : source_id;
-  auto const v = id - gf.id_offset;
   auto const n = gf.graph.num_vertices();
   if (n == 0) throw invalid_argument("the graph has no vertices: there is no source to search from");
+  if (source_id < 0) {  // the first vertex with an arc: ids a file skips (SNAP lists from 0) have none
+    auto const offsets = gf.graph.to_csr().offsets;
+    auto const first = std::adjacent_find(offsets.begin(), offsets.end(), std::less<>{});
+    return first == offsets.end() ? 0 : static_cast<vertex_t>(first - offsets.begin());
+  }
+  auto const id = source_id;
+  auto const v = id - gf.id_offset;
   if (v < 0 || v >= n)
     throw invalid_argument("--source " + std::to_string(id) + ": not a vertex of the graph (file ids " +
                            std::to_string(gf.id_offset) + ".." + std::to_string(n - 1 + gf.id_offset) + ")");
@@ -199,12 +221,23 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   if (auto f = io::parse_format(o.format)) ro.format = *f;
   if (!o.unit_weights) ro.random_weight_seed = o.weight_seed;
   if (o.undirected) ro.directed = false;
+  ro.file_weights = !o.ignore_file_weights;
   ro.k = o.k;
   if (!o.tntp_columns.empty()) ro.tntp_columns = o.tntp_columns;
   if (o.weight_scale > 0) ro.weight_scale = o.weight_scale;
   progress("reading " + path.string());
   auto const start = std::chrono::steady_clock::now();
-  auto gf = io::read_graph(res, path, ro);
+  auto gf = [&] {
+    try {
+      return io::read_graph(res, path, ro);
+    } catch (io_error const& e) {  // the library's remedy names its option; this one the flag
+      std::string what = e.what();
+      constexpr std::string_view option = "read with file_weights = false";
+      if (auto const at = what.find(option); at != std::string::npos)
+        throw io_error(what.replace(at, option.size(), "pass --ignore-file-weights"));
+      throw;
+    }
+  }();
   if (load_ms) *load_ms = elapsed_ms(start);
   if (o.k > 1 && gf.graph.k() != o.k)  // said rather than ignored: the file brought its own weights
     throw invalid_argument("--weight-columns " + std::to_string(o.k) + ": " + path.string() + " has " +
@@ -220,12 +253,12 @@ void batch_options::add_to(CLI::App& app)
 {
   auto* upd = app.add_option("--updates", updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")
                   ->check(a_path());
-  auto* ins = app.add_option("--insert", insert, "MOSP insert.txt (u v w0..wK-1), with --delete")->check(a_path());
+  auto* ins = app.add_option("--insert", insert, "MOSP insert.txt (u v w0..wK-1; 0-based ids as DynaMOSP writes them), with --delete")->check(a_path());
   auto* del = app.add_option("--delete", remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
   app.add_flag("--ignore-missing", ignore_missing,
                "Skip deletions and weight changes of absent edges in --updates (default: error)");
   auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(at_least(0));
-  app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(a_fraction());
   app.add_option("--seed", seed, "Seed of --random")->check(at_least(0));
   app.add_option("--locality", locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
       ->check(at_least(0));
@@ -438,19 +471,34 @@ std::string staging_suffix()
   return ".dyng-partial-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
 }
 
-/// Moves `from`'s entries into `to` (made if missing), folders merged, files replaced.
+/// The first path under `to` that holds a folder where `from` has a file or a file where it has a
+/// folder (empty when none): the user's, never replaced.
+std::filesystem::path kind_conflict(std::filesystem::path const& from, std::filesystem::path const& to)
+{
+  namespace fs = std::filesystem;
+  for (auto const& e : fs::directory_iterator(from)) {
+    auto const target = to / e.path().filename();
+    auto const status = fs::symlink_status(target);
+    if (!fs::exists(status)) continue;
+    if (e.is_directory() != fs::is_directory(status)) return target;
+    if (e.is_directory())
+      if (auto inner = kind_conflict(e.path(), target); !inner.empty()) return inner;
+  }
+  return {};
+}
+
+/// Moves `from`'s entries into `to` (made if missing), folders merged, files replaced (kind_conflict
+/// was empty).
 void move_into(std::filesystem::path const& from, std::filesystem::path const& to)
 {
   namespace fs = std::filesystem;
   fs::create_directories(to);
   for (auto const& e : fs::directory_iterator(from)) {
     auto const target = to / e.path().filename();
-    if (e.is_directory() && fs::is_directory(target)) {
+    if (e.is_directory() && fs::is_directory(target))
       move_into(e.path(), target);
-    } else {
-      if (fs::exists(fs::symlink_status(target))) fs::remove_all(target);
-      fs::rename(e.path(), target);
-    }
+    else
+      fs::rename(e.path(), target);  // a file over a file (or a symlink) replaces it
   }
 }
 }  // namespace
@@ -483,6 +531,10 @@ void output_guard::keep()
       if (kind_ == kind::file) {
         fs::rename(staging_, path_);
       } else {
+        if (auto const clash = kind_conflict(staging_, path_); !clash.empty())
+          throw io_error("--out " + path_.string() + ": " + clash.string() + " is a " +
+                         (fs::is_directory(clash) ? "directory where dyng writes a file" : "file where dyng writes a directory") +
+                         "; move it away or choose another --out (nothing was written)");
         move_into(staging_, path_);
         fs::remove_all(staging_);
       }

@@ -182,4 +182,24 @@ if (ulimit -v 600000 && "$dyng" info "$tmp/tw3.gr") > /dev/null 2>&1; then
     { echo "FAIL: out of memory: $(cat "$tmp/err")"; failures=$((failures + 1)); }
 fi
 
+# A list option takes one comma-separated argument: the graph file after it stays the graph.
+check "list before the graph" "$dyng" sssp --tntp-columns length "$data/io/tiny_net.tntp"
+grep -q "TNTP" "$tmp/out" || { echo "FAIL: --tntp-columns swallowed the graph"; cat "$tmp/out"; failures=$((failures + 1)); }
+# The default source is the first vertex with an arc (a SNAP file may skip ids from 0).
+printf '5 6\n6 7\n' >"$tmp/skips.txt"
+check "default source" "$dyng" sssp "$tmp/skips.txt" --format snap
+grep -qE "^source +5 \(file id\)" "$tmp/out" && grep -qE "^reached +3 vertices" "$tmp/out" ||
+  { echo "FAIL: default source"; cat "$tmp/out"; failures=$((failures + 1)); }
+# A file's own weights can be ignored, as the refusal of a negative one says.
+printf '0,1,-10\n1,2,3\n' >"$tmp/signed.csv"
+expect_exit 1 "negative weight -10; .*pass --ignore-file-weights" info "$tmp/signed.csv"
+check "ignore file weights" "$dyng" info "$tmp/signed.csv" --ignore-file-weights
+grep -q "weights generated" "$tmp/out" || { echo "FAIL: --ignore-file-weights"; cat "$tmp/out"; failures=$((failures + 1)); }
+expect_exit 2 "--insert-fraction: expected a number in \\[0, 1\\], got 'nan'" sssp --random 10 --insert-fraction nan
+# --out never replaces a user's folder with a file (or a file with a folder): refused, nothing written.
+mkdir -p "$tmp/keep/distancesOriginal.txt" && touch "$tmp/keep/distancesOriginal.txt/mine"
+expect_exit 1 "distancesOriginal.txt is a directory where dyng writes a file; move it away" sssp "$tmp/path.gr" --out "$tmp/keep"
+[[ -f "$tmp/keep/distancesOriginal.txt/mine" && $(ls "$tmp/keep" | wc -l) -eq 1 ]] ||
+  { echo "FAIL: --out replaced a folder"; ls -R "$tmp/keep"; failures=$((failures + 1)); }
+
 finish

@@ -168,6 +168,8 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   if (el.is_csr() && !directed)
     throw invalid_argument("the MOSP CSR format holds a directed graph; read it with directed unset or true");
   bool const weighted = el.k > 0 && opts.file_weights;
+  // Why weights are made here (the readers drop the columns they were told to ignore).
+  std::string const whose = opts.file_weights ? "the file has none" : "the file's weights, if any, ignored";
   bool const scaled = weighted && opts.weight_scale.has_value();
   auto const wt = opts.weight_type.value_or(weighted && el.float_weights && !scaled ? weight_type::float64
                                                                                    : weight_type::int32);
@@ -194,11 +196,10 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
     el.weights.assign(gen.begin(), gen.end());
     weights_desc = "weights generated: uniform integers in [" + std::to_string(generated_weight_min) + ", " +
                    std::to_string(generated_weight_max) + "], splitmix64 seed " +
-                   std::to_string(*opts.random_weight_seed) + ", in file order (the file has " +
-                   (el.k > 0 ? "weights, ignored" : "none") + ")";
+                   std::to_string(*opts.random_weight_seed) + ", in file order (" + whose + ")";
   } else {
     el.weights.clear();
-    weights_desc = std::string("every weight 1 (the file has ") + (el.k > 0 ? "weights, ignored" : "none") + ")";
+    weights_desc = "every weight 1 (" + whose + ")";
   }
   if (!weighted) {
     names.clear();
