@@ -21,10 +21,12 @@ namespace dyng::cli {
 /// unsigned option takes "-1" as 2^64 - 1. at_least(n): a whole number >= n; non_negative_real:
 /// a finite number >= 0; a_fraction: a number in [0, 1] (CLI11's range lets NaN through); a_path:
 /// a path that is not empty (an empty argument would otherwise read as "not given", and the graph
-/// argument would fall back to the bundled graph).
+/// argument would fall back to the bundled graph); an_input: a path that exists (a batch file is
+/// read after the compute: a wrong name is said before that work).
 CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
 CLI::Validator a_fraction();
+CLI::Validator an_input();
 CLI::Validator a_path();
 
 /// A run's output (the --out directory, or the --output file) is written to a staging path and

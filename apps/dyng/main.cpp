@@ -76,7 +76,7 @@ int main(int argc, char** argv)
   auto* cloc = cy->add_option("--window,--batch-locality", cycles.window,
                               "Generated batch within a window of W consecutive ids")
                    ->check(at_least(1));
-  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(a_path());
+  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(an_input());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");

@@ -130,6 +130,17 @@ CLI::Validator a_fraction()
       "FRACTION", "a_fraction");
 }
 
+CLI::Validator an_input()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s.empty()) return "expected a path, got an empty argument";
+        std::error_code ec;
+        return std::filesystem::exists(s, ec) ? "" : "'" + s + "' does not exist";
+      },
+      "PATH", "an_input");
+}
+
 CLI::Validator a_path()
 {
   return CLI::Validator(
@@ -252,9 +263,9 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
 void batch_options::add_to(CLI::App& app)
 {
   auto* upd = app.add_option("--updates", updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")
-                  ->check(a_path());
-  auto* ins = app.add_option("--insert", insert, "MOSP insert.txt (u v w0..wK-1; 0-based ids as DynaMOSP writes them), with --delete")->check(a_path());
-  auto* del = app.add_option("--delete", remove, "MOSP delete.txt (u v), with --insert")->check(a_path());
+                  ->check(an_input());
+  auto* ins = app.add_option("--insert", insert, "MOSP insert.txt (u v w0..wK-1; 0-based ids as DynaMOSP writes them), with --delete")->check(an_input());
+  auto* del = app.add_option("--delete", remove, "MOSP delete.txt (u v), with --insert")->check(an_input());
   app.add_flag("--ignore-missing", ignore_missing,
                "Skip deletions and weight changes of absent edges in --updates (default: error)");
   auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(at_least(0));
