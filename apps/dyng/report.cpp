@@ -152,8 +152,14 @@ void graph_options::add_to(CLI::App& app)
 {
   app.add_option("file", file, "Graph file or MOSP CSR directory (default: the bundled rome99 road network)")
       ->check(a_path());
-  app.add_option("--format", format, "Input format")
-      ->check(CLI::IsMember({"auto", "gr", "edges", "snap", "mtx", "csv", "tntp", "csr"}));
+  // The names io::parse_format reads: the short ones and those `dyng info` prints.
+  app.add_option("--format", format, "Input format: auto, gr|dimacs, snap|edges, mtx|matrix_market, csv, tntp, csr|mosp_csr")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            return io::parse_format(s) ? "" : "unknown format '" + s + "'; one of auto, gr (dimacs), snap (edges), "
+                                                                         "mtx (matrix_market), csv, tntp, csr (mosp_csr)";
+          },
+          "FORMAT", "a_format"));
   app.add_option("--weights-seed", weight_seed,
                  "Seed of the weights given to unweighted inputs (uniform integers in " +
                      std::to_string(io::generated_weight_min) + ".." + std::to_string(io::generated_weight_max) + ")")
