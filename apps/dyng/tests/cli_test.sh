@@ -197,6 +197,8 @@ check "ignore file weights" "$dyng" info "$tmp/signed.csv" --ignore-file-weights
 grep -q "weights generated" "$tmp/out" || { echo "FAIL: --ignore-file-weights"; cat "$tmp/out"; failures=$((failures + 1)); }
 expect_exit 2 "--insert-fraction: expected a number in \\[0, 1\\], got 'nan'" sssp --random 10 --insert-fraction nan
 expect_exit 2 "--updates: '.*/no-such-batch.txt' does not exist" sssp --updates "$tmp/no-such-batch.txt"
+check "format names as info prints them" "$dyng" info "$tmp/path.gr" --format dimacs
+expect_exit 2 "--format: unknown format 'xls'; one of auto, gr \\(dimacs\\)" info --format xls
 # --out never replaces a user's folder with a file (or a file with a folder): refused, nothing written.
 mkdir -p "$tmp/keep/distancesOriginal.txt" && touch "$tmp/keep/distancesOriginal.txt/mine"
 expect_exit 1 "distancesOriginal.txt is a directory where dyng writes a file; move it away" sssp "$tmp/path.gr" --out "$tmp/keep"
