@@ -45,9 +45,9 @@ int main(int argc, char** argv)
   mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")->check(at_least(0));
   // A list is one comma-separated argument: a graph file after it stays the graph.
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
-      ->delimiter(',')->allow_extra_args(false);
+      ->delimiter(',')->allow_extra_args(false)->check(at_least(0));
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
-      ->delimiter(',')->allow_extra_args(false);
+      ->delimiter(',')->allow_extra_args(false)->check(at_least(1));
   mosp.batch.add_to(*mp);
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
@@ -63,7 +63,15 @@ int main(int argc, char** argv)
   cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)")
       ->check(a_path());
   cycles.backend.add_to(*cy);
-  cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")->required()->default_str("");
+  cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")
+      ->required()
+      ->default_str("")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (value == "-1" || at_least(2)(value).empty()) return {};
+            return "expected a whole number of at least 2, or -1 (no bound), got '" + value + "'";
+          },
+          "K", "a_cycle_bound"));
   // The generator's options (DynTruCy's generate_batch) and --verify keep the names they had
   // before 0.1 as aliases (--deletes, --inserts, --batch-seed, --batch-locality, --compare-recompute).
   auto* cdel = cy->add_option("--random-deletions,--deletes", cycles.deletes,

@@ -83,7 +83,7 @@ printf -- '+ 7 6000000000\n' > "$tmp/big_unknown.txt"
 expect_exit 1 "dyng: error: .*big_unknown.txt:1: vertex id 6000000000 is not in the graph file" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_unknown.txt"
 printf -- '+ 7 -3\n= -3 7 4\n' > "$tmp/big_reweight.txt"
 expect_exit 1 "dyng: error: --updates .*big_reweight.txt line 2: '=' changes an edge's weight, and cycles counts structure only" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_reweight.txt"
-expect_exit 1 "dyng: error: .*k = 1 is invalid" cycles "$data/generator/ring40.txt" -k 1
+expect_exit 2 "-k: expected a whole number of at least 2, or -1 \\(no bound\\), got '1'" cycles "$data/generator/ring40.txt" -k 1
 expect_exit 1 "dyng: error: .*glued_token.txt:2: expected" cycles "$data/errors/glued_token.txt" -k 3
 expect_exit 1 "dyng: error: .*500 deletions asked" cycles "$data/parser/tudataset_A.txt" -k 3 --deletes 500
 expect_exit 2 "" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/b.txt" --deletes 2

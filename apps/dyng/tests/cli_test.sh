@@ -134,7 +134,8 @@ if command -v python3 >/dev/null; then
   cp "$tmp/out" "$tmp/mosp.json"
   check "mosp json parses" python3 -c "import json; d=json.load(open('$tmp/mosp.json')); assert d['pref']=='2' and 'profile' in d"
 fi
-expect_exit 1 "dyng: error: .*pref\\[0\\] = 0; preferences must be positive" mosp --pref 0
+expect_exit 2 "--pref: expected a whole number of at least 1, got '0'" mosp --pref 0
+expect_exit 2 "--pref: expected a whole number of at least 1, got ''" mosp --pref ""
 expect_exit 1 "dyng: error: .*pref has 2 value\\(s\\), expected one per objective \\(K = 1\\)" mosp --pref 1,2
 expect_exit 1 "dyng: error: .*objective 3 out of range" mosp --objectives 3
 expect_exit 2 "" mosp --combined sometimes
