@@ -3,15 +3,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
-#include <string_view>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <string_view>
 
 #include "cli.hpp"
 #include "dyng/core/build_info.hpp"
@@ -270,7 +270,9 @@ void batch_options::add_to(CLI::App& app)
 {
   auto* upd = app.add_option("--updates", updates, "Batch file: '+ u v w..' / '- u v' / '= u v w..' lines")
                   ->check(an_input());
-  auto* ins = app.add_option("--insert", insert, "MOSP insert.txt (u v w0..wK-1; 0-based ids as DynaMOSP writes them), with --delete")->check(an_input());
+  auto* ins = app.add_option("--insert", insert,
+                             "MOSP insert.txt (u v w0..wK-1; 0-based ids as DynaMOSP writes them), with --delete")
+                  ->check(an_input());
   auto* del = app.add_option("--delete", remove, "MOSP delete.txt (u v), with --insert")->check(an_input());
   app.add_flag("--ignore-missing", ignore_missing,
                "Skip deletions and weight changes of absent edges in --updates (default: error)");
