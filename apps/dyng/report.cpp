@@ -49,12 +49,43 @@ std::filesystem::path bundled_graph()
                  ", " + DYNG_INSTALL_DATA_DIR + "); pass a graph file");
 }
 
+namespace {
+/// Bytes of the well-formed UTF-8 sequence at `s[i]` (RFC 3629), 0 if there is none: a path or a
+/// file's text may hold any bytes, a JSON document only UTF-8.
+std::size_t utf8_length(std::string const& s, std::size_t i)
+{
+  auto const at = [&](std::size_t j) { return j < s.size() ? static_cast<unsigned char>(s[j]) : 0u; };
+  auto const cont = [&](std::size_t j, unsigned lo = 0x80, unsigned hi = 0xBF) { return at(j) >= lo && at(j) <= hi; };
+  unsigned const b = at(i);
+  if (b < 0x80) return 1;
+  if (b >= 0xC2 && b <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (b >= 0xE0 && b <= 0xEF) {
+    unsigned const lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;  // no overlongs, no surrogates
+    return cont(i + 1, lo, hi) && cont(i + 2) ? 3 : 0;
+  }
+  if (b >= 0xF0 && b <= 0xF4) {
+    unsigned const lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    return cont(i + 1, lo, hi) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+}  // namespace
+
 std::string json_string(std::string const& s)
 {
   std::string out = "\"";
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char const c = s[i];
     auto const u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
+    if (u >= 0x80) {  // a UTF-8 sequence as it is; any other byte as U+FFFD
+      auto const n = utf8_length(s, i);
+      if (n == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s, i, n);
+        i += n - 1;
+      }
+    } else if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
     } else if (c == '\n') {

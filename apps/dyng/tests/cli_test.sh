@@ -200,6 +200,14 @@ expect_exit 2 "--insert-fraction: expected a number in \\[0, 1\\], got 'nan'" ss
 expect_exit 2 "--updates: '.*/no-such-batch.txt' does not exist" sssp --updates "$tmp/no-such-batch.txt"
 check "format names as info prints them" "$dyng" info "$tmp/path.gr" --format dimacs
 expect_exit 2 "--format: unknown format 'xls'; one of auto, gr \\(dimacs\\)" info --format xls
+# JSON is UTF-8 whatever the bytes of a file name: an invalid byte reads U+FFFD.
+latin1="$tmp/$(printf 'caf\xe9').txt"
+printf '0 1\n1 0\n' >"$latin1"
+if command -v python3 >/dev/null; then
+  check "json of a non-UTF-8 name" "$dyng" cycles "$latin1" -k 3 --json
+  cp "$tmp/out" "$tmp/latin1.json"
+  check "json of a non-UTF-8 name parses" python3 -c "import json; d=json.load(open('$tmp/latin1.json', encoding='utf-8')); assert 'caf\ufffd' in json.dumps(d, ensure_ascii=False)"
+fi
 # --out never replaces a user's folder with a file (or a file with a folder): refused, nothing written.
 mkdir -p "$tmp/keep/distancesOriginal.txt" && touch "$tmp/keep/distancesOriginal.txt/mine"
 expect_exit 1 "distancesOriginal.txt is a directory where dyng writes a file; move it away" sssp "$tmp/path.gr" --out "$tmp/keep"
