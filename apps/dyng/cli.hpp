@@ -129,8 +129,9 @@ void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_f
                      io::batch_lines const& lines);
 
 /// Appends to a random batch's description how many changes it got when the graph had room
-/// for fewer than `asked` (no more deletions than edges, no more insertions than free pairs).
-void note_shortfall(batch const& b, std::size_t asked, std::string* what);
+/// for fewer than `asked`, and which kind ran short: no more deletions than edges, no more
+/// insertions than free pairs (in the local ball when `local`).
+void note_shortfall(batch const& b, std::size_t asked, double insert_fraction, bool local, std::string* what);
 
 /// The sssp engine id of `--engine auto|fused|operators` (empty for auto).
 /// @throws invalid_argument for fused or operators without --backend cuda.

@@ -308,10 +308,12 @@ void batch_options::add_to(CLI::App& app)
   app.add_flag("--ignore-missing", ignore_missing,
                "Skip deletions and weight changes of absent edges in --updates (default: error)");
   auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(at_least(0));
-  app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(a_fraction());
-  app.add_option("--seed", seed, "Seed of --random")->check(at_least(0));
+  // Said rather than ignored: the three shape --random's batch only.
+  app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(a_fraction())->needs(rnd);
+  app.add_option("--seed", seed, "Seed of --random")->check(at_least(0))->needs(rnd);
   app.add_option("--locality", locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
-      ->check(at_least(0));
+      ->check(at_least(0))
+      ->needs(rnd);
   upd->excludes(ins)->excludes(del)->excludes(rnd);
   rnd->excludes(ins)->excludes(del);
   ins->needs(del);
@@ -346,7 +348,7 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
     *what = "random: " + std::to_string(random) + " changes, insert fraction " + std::to_string(insert_fraction) +
             ", seed " + std::to_string(seed) + (locality ? ", local ball of " + std::to_string(locality) : "");
     auto b = random_batch(g, {.size = random, .insert_fraction = insert_fraction, .seed = seed, .locality = locality});
-    note_shortfall(b, random, what);
+    note_shortfall(b, random, insert_fraction, locality > 0, what);
     return b;
   }
   batch b;
@@ -420,12 +422,18 @@ std::string cuda_engine_id(std::string const& choice, resources const& res)
   return "sssp.cuda." + choice;
 }
 
-void note_shortfall(batch const& b, std::size_t asked, std::string* what)
+void note_shortfall(batch const& b, std::size_t asked, double insert_fraction, bool local, std::string* what)
 {
   auto const made = b.insertions() + b.deletions();
-  if (made < asked)
-    *what += "; only " + std::to_string(made) + " made (" + std::to_string(b.insertions()) + " insertions, " +
-             std::to_string(b.deletions()) + " deletions): the graph has no room for more";
+  if (made >= asked) return;
+  // The generator's split (random_batch): insertions rounded, the rest deletions.
+  auto const inserts = std::min(asked, static_cast<std::size_t>(static_cast<double>(asked) * insert_fraction + 0.5));
+  std::string why;
+  if (b.deletions() < asked - inserts) why = "the graph has only " + std::to_string(b.deletions()) + " edges to delete";
+  if (b.insertions() < inserts)
+    why += (why.empty() ? "" : ", and ") + std::string("no more absent pairs to insert") + (local ? " in the ball" : "");
+  *what += "; only " + std::to_string(made) + " made (" + std::to_string(b.insertions()) + " insertions, " +
+           std::to_string(b.deletions()) + " deletions): " + why;
 }
 
 void add_input(report& out, io::graph_file const& gf, resources const& res, vertex_t source)

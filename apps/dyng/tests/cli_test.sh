@@ -208,6 +208,10 @@ if command -v python3 >/dev/null; then
   cp "$tmp/out" "$tmp/latin1.json"
   check "json of a non-UTF-8 name parses" python3 -c "import json; d=json.load(open('$tmp/latin1.json', encoding='utf-8')); assert 'caf\ufffd' in json.dumps(d, ensure_ascii=False)"
 fi
+expect_exit 2 "--seed requires --random" sssp --updates "$tmp/cut.txt" "$tmp/path.gr" --seed 3
+# A short random batch says which kind ran short.
+check "short batch" "$dyng" sssp "$tmp/path.gr" --random 10
+grep -q "the graph has only 2 edges to delete" "$tmp/out" || { echo "FAIL: short batch"; cat "$tmp/out"; failures=$((failures + 1)); }
 # --out never replaces a user's folder with a file (or a file with a folder): refused, nothing written.
 mkdir -p "$tmp/keep/distancesOriginal.txt" && touch "$tmp/keep/distancesOriginal.txt/mine"
 expect_exit 1 "distancesOriginal.txt is a directory where dyng writes a file; move it away" sssp "$tmp/path.gr" --out "$tmp/keep"
