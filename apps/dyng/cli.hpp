@@ -19,13 +19,17 @@ namespace dyng::cli {
 
 /// Option checks with plain messages: CLI11's own words a range with the largest double, and an
 /// unsigned option takes "-1" as 2^64 - 1. at_least(n): a whole number >= n; non_negative_real:
-/// a finite number >= 0; a_fraction: a number in [0, 1] (CLI11's range lets NaN through); a_path:
-/// a path that is not empty (an empty argument would otherwise read as "not given", and the graph
-/// argument would fall back to the bundled graph); an_input: a path that exists (a batch file is
-/// read after the compute: a wrong name is said before that work).
+/// a finite number >= 0; a_fraction: a number in [0, 1] (CLI11's range lets NaN through);
+/// a_cycle_bound: cycles' -k, at least 2 or -1; a_format: a name io::parse_format reads (the short
+/// ones and those `dyng info` prints); a_path: a path that is not empty (an empty argument would
+/// otherwise read as "not given", and the graph argument would fall back to the bundled graph);
+/// an_input: a path that exists (a batch file is read after the compute: a wrong name is said
+/// before that work).
 CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
 CLI::Validator a_fraction();
+CLI::Validator a_cycle_bound();
+CLI::Validator a_format();
 CLI::Validator an_input();
 CLI::Validator a_path();
 

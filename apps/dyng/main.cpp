@@ -66,12 +66,7 @@ int main(int argc, char** argv)
   cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")
       ->required()
       ->default_str("")
-      ->check(CLI::Validator(
-          [](std::string& value) -> std::string {
-            if (value == "-1" || at_least(2)(value).empty()) return {};
-            return "expected a whole number of at least 2, or -1 (no bound), got '" + value + "'";
-          },
-          "K", "a_cycle_bound"));
+      ->check(a_cycle_bound());
   // The generator's options (DynTruCy's generate_batch) and --verify keep the names they had
   // before 0.1 as aliases (--deletes, --inserts, --batch-seed, --batch-locality, --compare-recompute).
   auto* cdel = cy->add_option("--random-deletions,--deletes", cycles.deletes,

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string_view>
@@ -135,15 +136,23 @@ CLI::Validator at_least(std::uint64_t least)
       "UINT", "at_least");
 }
 
+namespace {
+/// The whole argument as a number (strtod's syntax), NaN when it is not one: NaN fails every
+/// range test below.
+double real_or_nan(std::string const& s)
+{
+  char* end = nullptr;
+  double const v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() || *end != '\0' ? std::numeric_limits<double>::quiet_NaN() : v;
+}
+}  // namespace
+
 CLI::Validator non_negative_real()
 {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        char* end = nullptr;
-        double const v = std::strtod(s.c_str(), &end);
-        if (end == s.c_str() || *end != '\0' || !std::isfinite(v) || v < 0)
-          return "expected a finite number of at least 0, got '" + s + "'";
-        return {};
+        double const v = real_or_nan(s);
+        return std::isfinite(v) && v >= 0 ? "" : "expected a finite number of at least 0, got '" + s + "'";
       },
       "FLOAT", "non_negative_real");
 }
@@ -152,13 +161,30 @@ CLI::Validator a_fraction()
 {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        char* end = nullptr;
-        double const v = std::strtod(s.c_str(), &end);
-        if (end == s.c_str() || *end != '\0' || !(v >= 0 && v <= 1))
-          return "expected a number in [0, 1], got '" + s + "'";
-        return {};
+        double const v = real_or_nan(s);
+        return v >= 0 && v <= 1 ? "" : "expected a number in [0, 1], got '" + s + "'";
       },
       "FRACTION", "a_fraction");
+}
+
+CLI::Validator a_cycle_bound()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s == "-1" || at_least(2)(s).empty()) return {};
+        return "expected a whole number of at least 2, or -1 (no bound), got '" + s + "'";
+      },
+      "K", "a_cycle_bound");
+}
+
+CLI::Validator a_format()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        return io::parse_format(s) ? "" : "unknown format '" + s + "'; one of auto, gr (dimacs), snap (edges), "
+                                                                     "mtx (matrix_market), csv, tntp, csr (mosp_csr)";
+      },
+      "FORMAT", "a_format");
 }
 
 CLI::Validator an_input()
@@ -183,14 +209,8 @@ void graph_options::add_to(CLI::App& app)
 {
   app.add_option("file", file, "Graph file or MOSP CSR directory (default: the bundled rome99 road network)")
       ->check(a_path());
-  // The names io::parse_format reads: the short ones and those `dyng info` prints.
   app.add_option("--format", format, "Input format: auto, gr|dimacs, snap|edges, mtx|matrix_market, csv, tntp, csr|mosp_csr")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            return io::parse_format(s) ? "" : "unknown format '" + s + "'; one of auto, gr (dimacs), snap (edges), "
-                                                                         "mtx (matrix_market), csv, tntp, csr (mosp_csr)";
-          },
-          "FORMAT", "a_format"));
+      ->check(a_format());
   app.add_option("--weights-seed", weight_seed,
                  "Seed of the weights given to unweighted inputs (uniform integers in " +
                      std::to_string(io::generated_weight_min) + ".." + std::to_string(io::generated_weight_max) + ")")

@@ -362,14 +362,20 @@ def _attribute_weights(G: Any, rows: list[list[Any]], names: Sequence[str]) -> A
             return False
         return not (isinstance(x, (int, np.integer)) and -2**63 <= x < 2**63)
 
-    if any(bad(x) for row in rows for x in row):
-        for u, v, d in G.edges(data=True):
-            for c in names:
-                if bad(x := d.get(c, 1)):
-                    raise InvalidArgumentError(f"edge ({u!r}, {v!r}): weight attribute {c!r} is {x!r}; weights "
-                                               "are numbers in int64's range, or floats")
-    a = np.asarray(rows)
-    return a.astype(np.int32) if a.dtype.kind == "b" else a
+    try:
+        a = np.asarray(rows)
+    except (OverflowError, ValueError):
+        a = np.asarray(rows, dtype=object)
+    if a.dtype.kind == "b":
+        return a.astype(np.int32)
+    if a.dtype.kind in "iu" and a.dtype != np.uint64:  # every value an int64: nothing to look for
+        return a
+    for u, v, d in G.edges(data=True):  # floats, or values NumPy made floats or objects of
+        for c in names:
+            if bad(x := d.get(c, 1)):
+                raise InvalidArgumentError(f"edge ({u!r}, {v!r}): weight attribute {c!r} is {x!r}; weights "
+                                           "are numbers in int64's range, or floats")
+    return a
 
 
 def graph_input(

@@ -60,10 +60,10 @@ def read(
     o.file_weights = _flag(file_weights, "file_weights")
     o.weight_scale = None if weight_scale is None else as_real(weight_scale, "weight_scale")
     if tntp_columns is not None:  # one name, or a sequence of names
-        names = [tntp_columns] if isinstance(tntp_columns, str) else list(tntp_columns)
-        if not all(isinstance(c, str) for c in names):
+        columns = [tntp_columns] if isinstance(tntp_columns, str) else list(tntp_columns)
+        if not all(isinstance(c, str) for c in columns):
             raise TypeError(f"tntp_columns={tntp_columns!r}; give a column name or a sequence of names")
-        o.tntp_columns = names
+        o.tntp_columns = columns
     with res._lock:
         res._sync_log_level()
         g, fmt, offset, names, desc = core.read_graph(res._native, os.fspath(path), o)
