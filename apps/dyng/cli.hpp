@@ -24,7 +24,8 @@ namespace dyng::cli {
 /// ones and those `dyng info` prints); a_path: a path that is not empty (an empty argument would
 /// otherwise read as "not given", and the graph argument would fall back to the bundled graph);
 /// an_input: a path that exists (a batch file is read after the compute: a wrong name is said
-/// before that work).
+/// before that work); a_thread_count: 0 (OpenMP's default) up to the most threads dyng starts;
+/// a_name: a name that is not empty (an element of a list such as --tntp-columns).
 CLI::Validator at_least(std::uint64_t least);
 CLI::Validator non_negative_real();
 CLI::Validator a_fraction();
@@ -32,6 +33,8 @@ CLI::Validator a_cycle_bound();
 CLI::Validator a_format();
 CLI::Validator an_input();
 CLI::Validator a_path();
+CLI::Validator a_thread_count();
+CLI::Validator a_name();
 
 /// A run's output (the --out directory, or the --output file) is written to a staging path and
 /// moved into place by keep(), once the run has succeeded; a failed run removes the staging path
@@ -80,7 +83,15 @@ struct backend_options {
   int device = 0;
   int threads = 0;
   void add_to(CLI::App& app);
+  /// Says on stderr what the chosen backend ignores (--device without --backend cuda, --threads
+  /// without --backend omp): a note, not an error, so that one command line can loop over the
+  /// backends.
+  void note_ignored() const;
   [[nodiscard]] resources make() const;
+
+ private:
+  CLI::Option const* device_option_ = nullptr;
+  CLI::Option const* threads_option_ = nullptr;
 };
 
 /// Reads the graph, with progress on stderr when it is a terminal.
@@ -184,6 +195,10 @@ class report {
 void add_input(report& out, io::graph_file const& gf, resources const& res, vertex_t source);
 /// A batch's report lines: what it is (`what`, from batch_options::make) and its counts.
 void add_batch(report& out, batch const& b, std::string const& what);
+/// What of a committed batch changed nothing (absent edges skipped under --ignore-missing,
+/// weights set to what they were), in arcs (two per row of an undirected graph): the batch's
+/// counts are of its rows, not of their effect.
+void add_effect(report& out, commit_stats const& applied);
 
 /// Times `update(copy, results)` `repeat` times: each trial on a copy of `g` with its results
 /// computed on the copy, untimed (`compute(copy)`; a copy has an identity of its own), the last on
@@ -243,6 +258,7 @@ int run_mosp(mosp_options const& o);
 
 struct cycles_options {
   std::string file;  // empty: the bundled road network
+  std::string format = "auto";
   backend_options backend;
   int k = 3;
   std::size_t deletes = 0, inserts = 0;

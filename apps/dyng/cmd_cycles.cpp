@@ -17,7 +17,8 @@ namespace dyng::cli {
 namespace {
 
 /// The graph: the TruCy reader for edge lists and Matrix Market (ids compacted), the common
-/// readers for formats it does not know (DIMACS, TNTP, MOSP CSR) and for the bundled network.
+/// readers for formats it does not know (DIMACS, CSV with its optional header, TNTP, MOSP CSR)
+/// and for the bundled network.
 struct loaded {
   graph g;
   std::vector<std::int64_t> ids;  // file id of each vertex; empty: file id = vertex + offset
@@ -28,10 +29,14 @@ struct loaded {
 loaded load_graph(resources const& res, cycles_options const& o, double* ms)
 {
   auto const start = std::chrono::steady_clock::now();
-  auto const f = o.file.empty() ? io::format::dimacs : io::format_from_path(o.file);
-  if (f == io::format::dimacs || f == io::format::tntp || f == io::format::mosp_csr) {
+  auto const chosen = io::parse_format(o.format).value_or(io::format::automatic);  // checked by a_format
+  auto const f = o.file.empty()                        ? io::format::dimacs
+                 : chosen != io::format::automatic ? chosen
+                                                     : io::format_from_path(o.file);
+  if (f == io::format::dimacs || f == io::format::csv || f == io::format::tntp || f == io::format::mosp_csr) {
     graph_options go;
     go.file = o.file;
+    go.format = o.format;
     go.unit_weights = true;
     auto gf = load(res, go, nullptr);
     if (gf.graph.duplicates() == duplicate_edges::keep) {
@@ -45,7 +50,14 @@ loaded load_graph(resources const& res, cycles_options const& o, double* ms)
     return {std::move(gf.graph), {}, gf.id_offset, gf.description};
   }
   progress("reading " + o.file);
-  auto t = io::read_temporal_edge_list(o.file);
+  auto t = [&] {
+    try {
+      return io::read_temporal_edge_list(o.file);
+    } catch (io_error const& e) {  // e.g. a CSV header or a DIMACS file not named .gr
+      throw io_error(std::string(e.what()) + "; an edge list is read by TruCy's rules (two integer columns and an "
+                                             "optional third); for another format pass --format gr, csv, tntp or csr");
+    }
+  }();
   auto g = t.to_graph(res);
   *ms = elapsed_ms(start);
   return {std::move(g), std::move(t.ids), 0, o.file + " (edge list, TruCy rules: ids compacted in ascending order)"};
@@ -140,6 +152,9 @@ int run_cycles(cycles_options const& o)
   double load_ms = 0;
   auto l = load_graph(res, o, &load_ms);
   auto& g = l.g;
+  if (o.window > g.num_vertices())  // said before the count, which may take long
+    throw invalid_argument("--window " + std::to_string(o.window) + ": the graph has only " +
+                           std::to_string(g.num_vertices()) + " vertices; pass at most that");
   cycle_count::params const p{.k = o.k};
   output_guard written(o.output, output_guard::kind::file);  // a failed run leaves the file as it was
 
@@ -151,6 +166,7 @@ int run_cycles(cycles_options const& o)
   bool const has_batch = !o.updates.empty() || o.deletes > 0 || o.inserts > 0;
   double generate_ms = 0, update_ms = 0, recount_ms = 0;
   std::size_t deletions = 0, insertions = 0;
+  std::int64_t without_effect = 0;
   bool same = true;
   cycle_count::stats st;
   if (has_batch) {
@@ -168,6 +184,8 @@ int run_cycles(cycles_options const& o)
     start = std::chrono::steady_clock::now();
     st = cycle_count::update(res, g, b, r);
     update_ms = elapsed_ms(start);
+    // Absent arcs deleted under --ignore-missing, present ones inserted: rows the graph ignored.
+    without_effect = static_cast<std::int64_t>(deletions + insertions) - st.deleted - st.inserted;
     if (o.verify) {
       start = std::chrono::steady_clock::now();
       auto const fresh = cycle_count::compute(res, g, p);
@@ -203,6 +221,7 @@ int run_cycles(cycles_options const& o)
       rep.add_raw("prior_histogram", json_histogram(prior.histogram()));
       rep.add_number("deletions", static_cast<double>(deletions));
       rep.add_number("insertions", static_cast<double>(insertions));
+      rep.add_number("without_effect", static_cast<double>(without_effect));
       rep.add_number("batch_ms", generate_ms);
       rep.add_number("update_ms", update_ms);
       rep.add_number("update_paths", static_cast<double>(st.paths));
@@ -225,8 +244,8 @@ int run_cycles(cycles_options const& o)
                  std::string(to_string(res.backend())).c_str());
     std::fprintf(stderr, "  load %.3f ms, compute %.3f ms\n", load_ms, compute_ms);
     if (has_batch) {
-      std::fprintf(stderr, "  batch: %zu deletions, %zu insertions (%.3f ms); update %.3f ms\n", deletions, insertions,
-                   generate_ms, update_ms);
+      std::fprintf(stderr, "  batch: %zu deletions, %zu insertions, %lld without effect (%.3f ms); update %.3f ms\n",
+                   deletions, insertions, static_cast<long long>(without_effect), generate_ms, update_ms);
       if (o.verify)
         std::fprintf(stderr, "  recompute %.3f ms: %s\n", recount_ms, same ? "equal to the update" : "DIFFERS from the update");
     }

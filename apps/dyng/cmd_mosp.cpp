@@ -19,6 +19,22 @@ std::string joined(auto const& values)
   return s;
 }
 
+/// --objectives and --pref against the graph's `k` weight columns, with the flags' names (the
+/// library's own check names its parameters).
+void check_objectives(mosp_options const& o, int k)
+{
+  for (int c : o.objectives)
+    if (c >= k)
+      throw invalid_argument("--objectives " + joined(o.objectives) + ": the graph has " + std::to_string(k) +
+                             " weight column(s), 0.." + std::to_string(k - 1));
+  auto const objectives = o.objectives.empty() ? static_cast<std::size_t>(k) : o.objectives.size();
+  if (!o.pref.empty() && o.pref.size() != objectives)
+    throw invalid_argument("--pref " + joined(o.pref) + ": " + std::to_string(o.pref.size()) +
+                           " value(s) for " + std::to_string(objectives) + " objective(s)" +
+                           (o.objectives.empty() ? " (every weight column)" : " (--objectives)") +
+                           "; give one per objective, or none for all 1");
+}
+
 }  // namespace
 
 int run_mosp(mosp_options const& o)
@@ -29,6 +45,7 @@ int run_mosp(mosp_options const& o)
   auto gf = load(res, o.graph, &load_ms);
   auto& g = gf.graph;
   auto const source = source_vertex(gf, o.source);
+  check_objectives(o, g.k());
   mosp::params const p{.source = source, .objectives = o.objectives, .pref = o.pref,
                        .combined = o.combined == "rebuild"       ? mosp::combined_update::rebuild
                                    : o.combined == "incremental" ? mosp::combined_update::incremental
@@ -70,13 +87,15 @@ int run_mosp(mosp_options const& o)
     add_batch(out, b, origin.what);
     progress("updating");
     auto const compute_on = [&](graph const& on) { return mosp::compute(res, on, p); };
+    commit_stats applied;
     auto const update_ms = time_updates(res, g, r, o.repeat, profile, compute_on, [&](graph& on, mosp::result& trial) {
       try {
-        dyng::update(res, on, b, trial);
+        applied = dyng::update(res, on, b, trial);
       } catch (invalid_argument const& e) {
         throw invalid_argument(batch_context(e, origin, b));
       }
     });
+    add_effect(out, applied);
     out.add_timing("update", summarize(update_ms));
     auto const& s = r.last_stats();
     out.add_number("parent changes", static_cast<double>(s.parent_changes), "vertices");

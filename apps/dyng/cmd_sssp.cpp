@@ -27,9 +27,6 @@ std::vector<int> objectives_of(std::string const& spec, int k)
   return {c};
 }
 
-
-
-
 /// Runs `dyng::update` over every result in the vector (one commit for all). A rejected batch
 /// names where it came from and how its ids map, since libdyng speaks in 0-based vertices.
 void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp::result>& rs,
@@ -103,16 +100,18 @@ int run_sssp(sssp_options const& o)
     add_batch(out, b, origin.what);
     // Commit alone, on clones (untimed copies).
     std::vector<double> commit_ms;
+    commit_stats applied;
     for (int t = 0; t < o.repeat; ++t) {
       auto copy = g.clone();
       auto const start = std::chrono::steady_clock::now();
       try {
-        copy.commit(res, b);
+        applied = copy.commit(res, b);
       } catch (invalid_argument const& e) {
         throw invalid_argument(batch_context(e, origin, b));
       }
       commit_ms.push_back(elapsed_ms(start));
     }
+    add_effect(out, applied);
     out.add_timing("commit", summarize(commit_ms));
     // Commit + update of every result.
     progress("updating");

@@ -1,4 +1,5 @@
 // dyng: the command line. Exit codes: 0 ok, 1 failure (`dyng: error: ...`), 2 usage.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -25,7 +26,9 @@ int main(int argc, char** argv)
   auto* s = app.add_subcommand("sssp", "Single-source shortest paths: compute, apply a batch, update");
   sssp.graph.add_to(*s);
   sssp.backend.add_to(*s);
-  s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex with an arc)")->check(at_least(0));
+  s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex with an arc)")
+      ->check(at_least(0))
+      ->default_str("");
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
   sssp.batch.add_to(*s);
   s->add_option("--strategy", sssp.strategy, "Update strategy")->check(CLI::IsMember({"auto", "incremental", "recompute"}));
@@ -42,7 +45,9 @@ int main(int argc, char** argv)
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
       ->check(at_least(1));
-  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")->check(at_least(0));
+  mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")
+      ->check(at_least(0))
+      ->default_str("");
   // A list is one comma-separated argument: a graph file after it stays the graph.
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
       ->delimiter(',')->allow_extra_args(false)->check(at_least(0));
@@ -60,8 +65,10 @@ int main(int argc, char** argv)
 
   cycles_options cycles;
   auto* cy = app.add_subcommand("cycles", "Directed cycle histogram of lengths 2..k (TruCy): compute, apply a batch, update");
-  cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/TNTP/MOSP CSR (default: rome99)")
+  cy->add_option("file", cycles.file, "Edge list or Matrix Market file (TruCy rules), or DIMACS/CSV/TNTP/MOSP CSR (default: rome99)")
       ->check(a_path());
+  cy->add_option("--format", cycles.format, "Input format: auto (by name), gr|dimacs, snap|edges and mtx (TruCy rules), csv, tntp, csr|mosp_csr")
+      ->check(a_format());
   cycles.backend.add_to(*cy);
   cy->add_option("-k", cycles.k, "Longest cycle counted (>= 2; -1: no bound)")
       ->required()
@@ -77,8 +84,9 @@ int main(int argc, char** argv)
   auto* cseed = cy->add_option("--seed,--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)")
                     ->check(at_least(0));
   auto* cloc = cy->add_option("--window,--batch-locality", cycles.window,
-                              "Generated batch within a window of W consecutive ids")
-                   ->check(at_least(1));
+                              "Generated batch within a window of W consecutive ids (default: anywhere)")
+                   ->check(at_least(1))
+                   ->default_str("");
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(an_input());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
@@ -97,6 +105,18 @@ int main(int argc, char** argv)
   }
   try {
     app.parse(argc, argv);
+    // Checks across options (CLI11 checks one option at a time), usage errors of CLI11's kind. A
+    // subcommand that did not run has no options given, and passes.
+    for (auto it = mosp.objectives.begin(); it != mosp.objectives.end(); ++it)
+      if (std::find(mosp.objectives.begin(), it, *it) != it)
+        throw CLI::ValidationError("--objectives", std::to_string(*it) + " is listed twice; list each weight column once");
+    if ((cseed->count() > 0 || cloc->count() > 0) && cdel->count() + cins->count() == 0)
+      throw CLI::ValidationError(cseed->count() > 0 ? "--seed" : "--window",
+                                 "shapes the generated batch; add --random-deletions or --random-insertions");
+    // Options the backend ignores are said, not refused: a script may loop over the backends.
+    sssp.backend.note_ignored();
+    mosp.backend.note_ignored();
+    cycles.backend.note_ignored();
   } catch (CLI::ParseError const& e) {
     int const code = app.exit(e);
     return code == 0 ? 0 : 2;

@@ -205,17 +205,37 @@ CLI::Validator a_path()
       "a_path");
 }
 
+CLI::Validator a_thread_count()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        auto const most = static_cast<std::uint64_t>(resources::max_openmp_threads());
+        if (!at_least(0)(s).empty() || std::stoull(s) > most)  // at_least(0): digits that fit
+          return "expected 0 (OpenMP's default) up to " + std::to_string(most) + " (the most dyng starts), got '" + s + "'";
+        return {};
+      },
+      "UINT", "a_thread_count");
+}
+
+CLI::Validator a_name()
+{
+  return CLI::Validator(
+      [](std::string& s) -> std::string { return s.empty() ? "expected a name, got an empty one" : ""; }, "NAME",
+      "a_name");
+}
+
 void graph_options::add_to(CLI::App& app)
 {
   app.add_option("file", file, "Graph file or MOSP CSR directory (default: the bundled rome99 road network)")
       ->check(a_path());
   app.add_option("--format", format, "Input format: auto, gr|dimacs, snap|edges, mtx|matrix_market, csv, tntp, csr|mosp_csr")
       ->check(a_format());
-  app.add_option("--weights-seed", weight_seed,
-                 "Seed of the weights given to unweighted inputs (uniform integers in " +
-                     std::to_string(io::generated_weight_min) + ".." + std::to_string(io::generated_weight_max) + ")")
-      ->check(at_least(0));
-  app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead");
+  auto* seed = app.add_option("--weights-seed", weight_seed,
+                               "Seed of the weights given to unweighted inputs (uniform integers in " +
+                                   std::to_string(io::generated_weight_min) + ".." +
+                                   std::to_string(io::generated_weight_max) + ")")
+                   ->check(at_least(0));
+  app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead")->excludes(seed);
   app.add_flag("--ignore-file-weights", ignore_file_weights,
                "Treat the file as unweighted (e.g. SNAP signs or timestamps): generated weights instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
@@ -223,7 +243,8 @@ void graph_options::add_to(CLI::App& app)
   for (auto const column : io::default_tntp_columns) tntp_default += (tntp_default.empty() ? "" : ",") + std::string(column);
   app.add_option("--tntp-columns", tntp_columns,
                  "TNTP link columns used as weights, e.g. length,toll (default: " + tntp_default + ")")
-      ->delimiter(',')->allow_extra_args(false);  // one argument: a graph file after it stays the graph
+      ->delimiter(',')->allow_extra_args(false)  // one argument: a graph file after it stays the graph
+      ->check(a_name());
   app.add_option("--weight-scale", weight_scale,
                  "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
                  "TNTP times to a hundredth: float-weighted inputs then run on --backend cuda (0: off)")
@@ -233,8 +254,18 @@ void graph_options::add_to(CLI::App& app)
 void backend_options::add_to(CLI::App& app)
 {
   app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp", "cuda"}));
-  app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(at_least(0));
-  app.add_option("--threads", threads, "OpenMP threads (0: OpenMP's default)")->check(at_least(0));
+  device_option_ = app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(at_least(0));
+  threads_option_ = app.add_option("--threads", threads, "OpenMP threads (with --backend omp; 0: OpenMP's default)")
+                        ->check(a_thread_count());
+}
+
+void backend_options::note_ignored() const
+{
+  if (device_option_->count() > 0 && backend != "cuda")
+    std::fprintf(stderr, "dyng: note: --device selects a CUDA device; --backend %s ignores it\n", backend.c_str());
+  if (threads_option_->count() > 0 && backend != "omp")
+    std::fprintf(stderr, "dyng: note: --threads sets the OpenMP backend's threads; --backend %s ignores it\n",
+                 backend.c_str());
 }
 
 resources backend_options::make() const
@@ -282,6 +313,21 @@ void progress(std::string const& line)
   if (isatty(STDERR_FILENO)) std::fprintf(stderr, "dyng: %s\n", line.c_str());
 }
 
+namespace {
+/// A reader's message with its remedy in the command line's words: the library's names its read
+/// options, this one the flags.
+std::string with_flags(std::string what)
+{
+  constexpr std::pair<std::string_view, std::string_view> remedies[] = {
+      {"read with file_weights = false", "pass --ignore-file-weights"},
+      {"read it with directed unset or true", "drop --undirected"},
+  };
+  for (auto const& [option, flag] : remedies)
+    if (auto const at = what.find(option); at != std::string::npos) what.replace(at, option.size(), flag);
+  return what;
+}
+}  // namespace
+
 io::graph_file load(resources const& res, graph_options const& o, double* load_ms)
 {
   std::filesystem::path const path = o.file.empty() ? bundled_graph() : std::filesystem::path(o.file);
@@ -298,12 +344,10 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   auto gf = [&] {
     try {
       return io::read_graph(res, path, ro);
-    } catch (io_error const& e) {  // the library's remedy names its option; this one the flag
-      std::string what = e.what();
-      constexpr std::string_view option = "read with file_weights = false";
-      if (auto const at = what.find(option); at != std::string::npos)
-        throw io_error(what.replace(at, option.size(), "pass --ignore-file-weights"));
-      throw;
+    } catch (io_error const& e) {
+      throw io_error(with_flags(e.what()));
+    } catch (invalid_argument const& e) {
+      throw invalid_argument(with_flags(e.what()));
     }
   }();
   if (load_ms) *load_ms = elapsed_ms(start);
@@ -311,6 +355,9 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
     throw invalid_argument("--weight-columns " + std::to_string(o.k) + ": " + path.string() + " has " +
                            std::to_string(gf.graph.k()) + " weight column(s) of its own; --weight-columns " +
                            "generates columns for unweighted files only");
+  if (!o.tntp_columns.empty() && gf.format != io::format::tntp)  // said rather than ignored
+    throw invalid_argument("--tntp-columns: " + path.string() + " was read as " + std::string(io::to_string(gf.format)) +
+                           ", not TNTP; drop --tntp-columns (or pass --format tntp)");
   if (o.weight_scale > 0 && !gf.file_weights)  // said rather than ignored: a scaled batch would not match
     throw invalid_argument("--weight-scale: " + path.string() + " has no weights of its own to scale (they are " +
                            "generated); drop --weight-scale");
@@ -471,6 +518,11 @@ void add_batch(report& out, batch const& b, std::string const& what)
   out.add_number("insertions", static_cast<double>(b.insertions()));
   out.add_number("deletions", static_cast<double>(b.deletions()));
   out.add_number("weight changes", static_cast<double>(b.weight_changes()));
+}
+
+void add_effect(report& out, commit_stats const& applied)
+{
+  out.add_number("without effect", static_cast<double>(applied.ignored), "arcs");
 }
 
 timing summarize(std::vector<double> ms)

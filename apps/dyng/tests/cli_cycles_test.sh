@@ -100,5 +100,20 @@ if command -v python3 >/dev/null; then
 fi
 # A MOSP CSR directory keeps parallel arcs; cycles merge them.
 check "mosp csr" "$dyng" cycles "$data/../mosp_graph_io/r05" -k 3
+# Other formats by --format (a CSV header, a DIMACS file not named .gr); the edge-list reader's
+# refusal names them.
+printf 'src,dst\n1,2\n2,3\n3,1\n' >"$tmp/header.csv"
+check "csv with a header" "$dyng" cycles "$tmp/header.csv" -k 3
+same "csv with a header text" "$tmp/out" "$(printf '# cycle_size, num_of_cycles\n3, 1\nTotal, 1')"
+cp "$tmp/tri.gr" "$tmp/tri.txt"
+expect_exit 1 "tri.txt:1: expected .*; an edge list is read by TruCy's rules .*pass --format gr, csv, tntp or csr" cycles "$tmp/tri.txt" -k 3
+check "dimacs by --format" "$dyng" cycles "$tmp/tri.txt" -k 3 --format gr
+# The generator's options, checked before the count.
+expect_exit 1 "--window 400: the graph has only 40 vertices; pass at most that" cycles "$data/generator/ring40.txt" -k 3 --random-deletions 2 --window 400
+expect_exit 2 "--seed: shapes the generated batch; add --random-deletions or --random-insertions" cycles "$data/generator/ring40.txt" -k 3 --seed 3
+# Rows without effect (an absent arc deleted under --ignore-missing, a present one inserted).
+printf -- '- 1 3\n+ 1 2\n- 2 3\n' >"$tmp/no-effect.txt"
+check "without effect" "$dyng" cycles "$tmp/tri.gr" -k 3 --updates "$tmp/no-effect.txt" --ignore-missing
+grep -q "2 deletions, 1 insertions, 2 without effect" "$tmp/err" || { echo "FAIL: without effect"; cat "$tmp/err"; failures=$((failures + 1)); }
 
 finish

@@ -136,8 +136,8 @@ if command -v python3 >/dev/null; then
 fi
 expect_exit 2 "--pref: expected a whole number of at least 1, got '0'" mosp --pref 0
 expect_exit 2 "--pref: expected a whole number of at least 1, got ''" mosp --pref ""
-expect_exit 1 "dyng: error: .*pref has 2 value\\(s\\), expected one per objective \\(K = 1\\)" mosp --pref 1,2
-expect_exit 1 "dyng: error: .*objective 3 out of range" mosp --objectives 3
+expect_exit 1 "dyng: error: --pref 1,2: 2 value\\(s\\) for 1 objective\\(s\\)" mosp --pref 1,2
+expect_exit 1 "dyng: error: --objectives 3: the graph has 1 weight column\\(s\\), 0..0" mosp --objectives 3
 expect_exit 2 "" mosp --combined sometimes
 touch "$tmp/a-file"
 expect_exit 1 "dyng: error: --out .*a-file: exists and is not a directory; name a directory" mosp --out "$tmp/a-file"
@@ -217,5 +217,27 @@ mkdir -p "$tmp/keep/distancesOriginal.txt" && touch "$tmp/keep/distancesOriginal
 expect_exit 1 "distancesOriginal.txt is a directory where dyng writes a file; move it away" sssp "$tmp/path.gr" --out "$tmp/keep"
 [[ -f "$tmp/keep/distancesOriginal.txt/mine" && $(ls "$tmp/keep" | wc -l) -eq 1 ]] ||
   { echo "FAIL: --out replaced a folder"; ls -R "$tmp/keep"; failures=$((failures + 1)); }
+# Options checked against each other or against the input, each naming its flag.
+expect_exit 2 "--threads: expected 0 \\(OpenMP's default\\) up to [0-9]+" sssp "$tmp/path.gr" --backend omp --threads 99999
+expect_exit 2 "--tntp-columns: expected a name, got an empty one" sssp "$data/io/tiny_net.tntp" --tntp-columns ''
+expect_exit 1 "--tntp-columns: .*path.gr was read as dimacs, not TNTP; drop --tntp-columns" sssp "$tmp/path.gr" --tntp-columns length
+expect_exit 2 "--weights-seed excludes --unit-weights" sssp "$tmp/path.gr" --unit-weights --weights-seed 5
+expect_exit 1 "the MOSP CSR format holds a directed graph; drop --undirected" mosp "$data/mosp_graph_io/r05" --undirected
+expect_exit 1 "--pref 1,2,3: 3 value\\(s\\) for 2 objective\\(s\\) \\(every weight column\\)" mosp "$data/mosp_graph_io/r05" --pref 1,2,3
+expect_exit 1 "--objectives 0,5: the graph has 2 weight column\\(s\\), 0..1" mosp "$data/mosp_graph_io/r05" --objectives 0,5
+expect_exit 2 "--objectives: 0 is listed twice" mosp "$data/mosp_graph_io/r05" --objectives 0,0
+# What a backend ignores is said on stderr, not refused (one command line loops over backends).
+check "threads with seq" "$dyng" sssp "$tmp/path.gr" --threads 2 --device 1
+grep -q "note: --device selects a CUDA device; --backend seq ignores it" "$tmp/err" &&
+  grep -q "note: --threads sets the OpenMP backend's threads; --backend seq ignores it" "$tmp/err" ||
+  { echo "FAIL: ignored backend options not said"; cat "$tmp/err"; failures=$((failures + 1)); }
+# Rows of a batch that changed nothing are counted apart from the batch's rows.
+printf -- '- 1 3\n= 1 2 5\n- 2 3\n' >"$tmp/no-effect.txt"
+check "without effect" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/no-effect.txt" --ignore-missing
+grep -qE "^deletions +2$" "$tmp/out" && grep -qE "^without effect +2 arcs$" "$tmp/out" ||
+  { echo "FAIL: without effect"; cat "$tmp/out"; failures=$((failures + 1)); }
+# Help shows no default the option refuses.
+check "help" "$dyng" sssp --help
+grep -qE -- "--source INT:UINT +Source" "$tmp/out" || { echo "FAIL: --source default in help"; grep -- --source "$tmp/out"; failures=$((failures + 1)); }
 
 finish
