@@ -6,6 +6,9 @@
 #                                     without a visible GPU)
 #                            release  SASS for every architecture of DYNG_CUDA_RELEASE_ARCHITECTURES
 #                                     that this nvcc supports, plus PTX for the newest of them
+#                            all      SASS for every architecture of 7.5 or newer this nvcc builds,
+#                                     PTX for the newest (CMake's meaning, from nvcc's own list)
+#                            all-major  the same for the X.0 architectures only (8.0, 9.0, ...)
 #                            a list   e.g. "90" or "80;90-real": CMake's CUDA_ARCHITECTURES syntax
 #   DYNG_CUDA_RUNTIME        shared (default) | static: libcudart.so or libcudart_static.a.
 #                            static needs a static libdyng (BUILD_SHARED_LIBS=OFF).
@@ -14,7 +17,7 @@
 # dyng_cuda_target(<target>), which gives a target with CUDA sources dyng's CUDA flags.
 
 set(DYNG_CUDA_ARCHITECTURES "native" CACHE STRING
-    "CUDA architectures: native | release | a CUDA_ARCHITECTURES list such as 90 or 80;90-real")
+    "CUDA architectures: native | release | all | all-major | a list such as 90 or 80;90-real")
 set(DYNG_CUDA_RUNTIME "shared" CACHE STRING "CUDA runtime library: shared | static")
 set_property(CACHE DYNG_CUDA_RUNTIME PROPERTY STRINGS shared static)
 
@@ -91,20 +94,33 @@ if(DYNG_CUDA_ARCHITECTURES STREQUAL "native")
       "-DDYNG_CUDA_ARCHITECTURES=90 for an H100/H200, or -DDYNG_CUDA_ARCHITECTURES=release.")
   endif()
   set(_dyng_archs ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
-elseif(DYNG_CUDA_ARCHITECTURES STREQUAL "release")
+elseif(DYNG_CUDA_ARCHITECTURES MATCHES "^(release|all|all-major)$")
+  # Resolved from nvcc's own list, not CMake's: CMake's tables for `all` lag behind nvcc (3.25's
+  # lists sm_35, which CUDA 13 dropped).
   if(NOT _dyng_rc EQUAL 0)
     message(FATAL_ERROR "'${CMAKE_CUDA_COMPILER} --list-gpu-code' failed; cannot resolve "
-                        "DYNG_CUDA_ARCHITECTURES=release")
+                        "DYNG_CUDA_ARCHITECTURES=${DYNG_CUDA_ARCHITECTURES}")
   endif()
+  string(REGEX MATCHALL "sm_[0-9]+[\r\n]" _dyng_sms "${_dyng_codes}")
+  string(REGEX REPLACE "sm_([0-9]+)[\r\n]" "\\1" _dyng_sms "${_dyng_sms}")
+  list(SORT _dyng_sms COMPARE NATURAL)
   set(_dyng_archs "")
-  foreach(_a IN LISTS DYNG_CUDA_RELEASE_ARCHITECTURES)
-    if(_dyng_codes MATCHES "sm_${_a}[\r\n]")
-      list(APPEND _dyng_archs ${_a}-real)
+  foreach(_a IN LISTS _dyng_sms)
+    if(DYNG_CUDA_ARCHITECTURES STREQUAL "release" AND NOT _a IN_LIST DYNG_CUDA_RELEASE_ARCHITECTURES)
+      continue()
     endif()
+    if(_a LESS _dyng_floor OR (DYNG_CUDA_ARCHITECTURES STREQUAL "all-major" AND NOT _a MATCHES "0$"))
+      continue()
+    endif()
+    list(APPEND _dyng_archs ${_a}-real)
   endforeach()
-  if(NOT "${_dyng_floor}-real" IN_LIST _dyng_archs)
+  if(DYNG_CUDA_ARCHITECTURES STREQUAL "release" AND NOT "${_dyng_floor}-real" IN_LIST _dyng_archs)
     message(FATAL_ERROR "nvcc ${CMAKE_CUDA_COMPILER_VERSION} cannot build sm_${_dyng_floor}, dyng's "
                         "oldest supported architecture; use an explicit DYNG_CUDA_ARCHITECTURES list")
+  endif()
+  if(NOT _dyng_archs)
+    message(FATAL_ERROR "nvcc ${CMAKE_CUDA_COMPILER_VERSION} builds no architecture of compute capability "
+                        "${_dyng_floor} or newer for DYNG_CUDA_ARCHITECTURES=${DYNG_CUDA_ARCHITECTURES}")
   endif()
   list(POP_BACK _dyng_archs _dyng_newest)
   string(REPLACE "-real" "" _dyng_newest "${_dyng_newest}")
@@ -117,8 +133,8 @@ else()
   string(REGEX REPLACE "sm_([0-9]+)[^\n]*\n" "\\1;" _dyng_buildable "${_dyng_codes}")
   foreach(_a IN LISTS _dyng_archs)
     if(NOT _a MATCHES "^([0-9]+)[af]?(-real|-virtual)?$")
-      message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: '${_a}' is not native, release or an "
-                          "architecture like 90, 90-real, 90a or 100f")
+      message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: '${_a}' is not native, release, all, all-major "
+                          "or an architecture like 90, 90-real, 90a or 100f")
     endif()
     if(CMAKE_MATCH_1 LESS _dyng_floor)
       message(FATAL_ERROR "DYNG_CUDA_ARCHITECTURES: '${_a}' is older than compute capability "
