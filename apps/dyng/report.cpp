@@ -391,12 +391,14 @@ void batch_options::add_to(CLI::App& app)
 void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_files const& from,
                      io::batch_lines const& lines)
 {
+  // A file of self-loops only, which TruCy's rules drop, leaves no vertex at all.
+  std::string const has = n == 0 ? "it has none" : "file ids " + std::to_string(id_offset) + ".." +
+                                                     std::to_string(n - 1 + id_offset);
   auto const check = [&](std::span<vertex_t const> ids, std::string const& file, std::vector<std::int64_t> const& at) {
     for (std::size_t i = 0; i < ids.size(); ++i)
       if (ids[i] >= n)  // ids below the offset are the reader's to refuse
         throw invalid_argument(file + " line " + std::to_string(at[i]) + ": vertex id " +
-                               std::to_string(ids[i] + id_offset) + " is not in the graph (file ids " +
-                               std::to_string(id_offset) + ".." + std::to_string(n - 1 + id_offset) +
+                               std::to_string(ids[i] + id_offset) + " is not in the graph (" + has +
                                "; a batch cannot add vertices)");
   };
   check(b.erase_src(), from.deletions, lines.deletions);

@@ -115,5 +115,7 @@ expect_exit 2 "--seed: shapes the generated batch; add --random-deletions or --r
 printf -- '- 1 3\n+ 1 2\n- 2 3\n' >"$tmp/no-effect.txt"
 check "without effect" "$dyng" cycles "$tmp/tri.gr" -k 3 --updates "$tmp/no-effect.txt" --ignore-missing
 grep -q "2 deletions, 1 insertions, 2 without effect" "$tmp/err" || { echo "FAIL: without effect"; cat "$tmp/err"; failures=$((failures + 1)); }
+printf '3 3\n' >"$tmp/loops.txt"
+expect_exit 1 "line 1: vertex id 1 is not in the graph \\(it has none; a batch cannot add vertices\\)" cycles "$tmp/loops.txt" -k 3 --updates "$tmp/no-effect.txt"
 
 finish
