@@ -175,12 +175,15 @@ inline double elapsed_ms(std::chrono::steady_clock::time_point start)
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Key-value output: aligned text on stdout, or one JSON object.
+/// Key-value output: aligned text on stdout, or one JSON object. A label becomes its JSON key in
+/// lower case with underscores ("weight changes" -> weight_changes); a number in milliseconds
+/// gets the unit in its key ("load", 12.5, "ms" -> load_ms), so every subcommand spells it alike.
 class report {
  public:
   explicit report(bool json) : json_(json) {}
-  void add(std::string const& key, std::string const& value);   // a string
-  void add_raw(std::string const& key, std::string const& json); // a JSON value (number, object)
+  void add(std::string const& key, std::string const& value);        // a string, in both
+  void add_text(std::string const& key, std::string const& value);   // the table only
+  void add_raw(std::string const& key, std::string const& json);     // the JSON only (number, object)
   void add_number(std::string const& key, double value, std::string const& unit = "");
   void add_timing(std::string const& key, timing const& t);
   void print() const;
@@ -191,8 +194,11 @@ class report {
   std::vector<std::pair<std::string, std::string>> json_fields_;
 };
 
-/// A run's first report lines: the graph, the backend, its size and the source (a file id).
+/// A run's first report lines: the graph, the backend (in JSON its name and `threads`), its size
+/// and the source (a file id; in JSON a number).
 void add_input(report& out, io::graph_file const& gf, resources const& res, vertex_t source);
+/// The backend: "openmp (16 threads)" in the table; `backend` and `threads` in JSON.
+void add_backend(report& out, resources const& res);
 /// A batch's report lines: what it is (`what`, from batch_options::make) and its counts.
 void add_batch(report& out, batch const& b, std::string const& what);
 /// What of a committed batch changed nothing (absent edges skipped under --ignore-missing,

@@ -152,6 +152,7 @@ int run_cycles(cycles_options const& o)
   double load_ms = 0;
   auto l = load_graph(res, o, &load_ms);
   auto& g = l.g;
+  auto const input_arcs = g.num_edges();
   if (o.window > g.num_vertices())  // said before the count, which may take long
     throw invalid_argument("--window " + std::to_string(o.window) + ": the graph has only " +
                            std::to_string(g.num_vertices()) + " vertices; pass at most that");
@@ -207,45 +208,46 @@ int run_cycles(cycles_options const& o)
   if (o.json) {
     report rep(true);
     rep.add("graph", l.description);
-    rep.add("backend", std::string(to_string(res.backend())));
+    add_backend(rep, res);
     rep.add("engine", r.last_stats().engine);
-    rep.add_number("threads", res.threads());
     rep.add_number("vertices", g.num_vertices());
-    rep.add_number("arcs", static_cast<double>(g.num_edges()));
+    rep.add_number("arcs", static_cast<double>(input_arcs));  // as sssp and mosp: the graph read
     rep.add_number("k", o.k);
     rep.add_raw("histogram", json_histogram(r.histogram()));
     rep.add_raw("total", std::to_string(r.total()));
-    rep.add_number("load_ms", load_ms);
-    rep.add_number("compute_ms", compute_ms);
+    rep.add_number("load", load_ms, "ms");
+    rep.add_number("compute", compute_ms, "ms");
     if (has_batch) {
       rep.add_raw("prior_histogram", json_histogram(prior.histogram()));
       rep.add_number("deletions", static_cast<double>(deletions));
       rep.add_number("insertions", static_cast<double>(insertions));
-      rep.add_number("without_effect", static_cast<double>(without_effect));
-      rep.add_number("batch_ms", generate_ms);
-      rep.add_number("update_ms", update_ms);
-      rep.add_number("update_paths", static_cast<double>(st.paths));
+      rep.add_number("without effect", static_cast<double>(without_effect));
+      rep.add_number("arcs after batch", static_cast<double>(g.num_edges()));
+      rep.add_number("batch", generate_ms, "ms");
+      rep.add_number("update", update_ms, "ms");
+      rep.add_number("update paths", static_cast<double>(st.paths));
       if (o.verify) {
-        rep.add_number("recompute_ms", recount_ms);
+        rep.add_number("recompute", recount_ms, "ms");
         rep.add_raw("update_equals_recompute", same ? "true" : "false");
       }
     }
     if (listed) {
       rep.add_raw("cycles", json_cycles(*listed, l));
       rep.add_raw("cycles_truncated", listed->truncated ? "true" : "false");
-      rep.add_number("list_ms", list_ms);
+      rep.add_number("list", list_ms, "ms");
     }
     rep.print();
   } else {
     if (o.output.empty()) std::fputs(io::format_cycle_histogram(r.histogram()).c_str(), stdout);
     if (listed) std::fputs(cycles_text(*listed, l, o.list).c_str(), stdout);
     std::fprintf(stderr, "dyng cycles: %s, %d vertices, %lld arcs, k = %d, %s (%s)\n", l.description.c_str(),
-                 g.num_vertices(), static_cast<long long>(g.num_edges()), o.k, r.last_stats().engine.c_str(),
-                 std::string(to_string(res.backend())).c_str());
+                 g.num_vertices(), static_cast<long long>(input_arcs), o.k, r.last_stats().engine.c_str(),
+                 describe(res).c_str());
     std::fprintf(stderr, "  load %.3f ms, compute %.3f ms\n", load_ms, compute_ms);
     if (has_batch) {
-      std::fprintf(stderr, "  batch: %zu deletions, %zu insertions, %lld without effect (%.3f ms); update %.3f ms\n",
-                   deletions, insertions, static_cast<long long>(without_effect), generate_ms, update_ms);
+      std::fprintf(stderr, "  batch: %zu deletions, %zu insertions, %lld without effect (%.3f ms), %lld arcs after it; "
+                   "update %.3f ms\n", deletions, insertions, static_cast<long long>(without_effect), generate_ms,
+                   static_cast<long long>(g.num_edges()), update_ms);
       if (o.verify)
         std::fprintf(stderr, "  recompute %.3f ms: %s\n", recount_ms, same ? "equal to the update" : "DIFFERS from the update");
     }

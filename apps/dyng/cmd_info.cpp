@@ -25,7 +25,8 @@ int run_info(graph_options const& o, bool json)
   r.add("format", std::string(io::to_string(gf.format)));
   r.add_number("vertices", g.num_vertices());
   r.add_number("arcs", static_cast<double>(g.num_edges()));
-  r.add("directed", g.directed() ? "yes" : "no (each edge stored as two arcs)");
+  r.add_text("directed", g.directed() ? "yes" : "no (each edge stored as two arcs)");
+  r.add_raw("directed", g.directed() ? "true" : "false");
   std::string names;
   for (auto const& n : gf.weight_names) names += (names.empty() ? "" : ", ") + n;
   r.add("weights", std::to_string(g.k()) + " column(s), " + std::string(to_string(g.weight_type())) +

@@ -508,10 +508,18 @@ void note_shortfall(batch const& b, std::size_t asked, double insert_fraction, b
 void add_input(report& out, io::graph_file const& gf, resources const& res, vertex_t source)
 {
   out.add("graph", gf.description);
-  out.add("backend", describe(res));
+  add_backend(out, res);
   out.add_number("vertices", gf.graph.num_vertices());
   out.add_number("arcs", static_cast<double>(gf.graph.num_edges()));
-  out.add("source", std::to_string(source + gf.id_offset) + " (file id)");
+  out.add_text("source", std::to_string(source + gf.id_offset) + " (file id)");
+  out.add_raw("source", std::to_string(source + gf.id_offset));
+}
+
+void add_backend(report& out, resources const& res)
+{
+  out.add_text("backend", describe(res));
+  out.add_raw("backend", json_string(std::string(to_string(res.backend()))));
+  out.add_raw("threads", std::to_string(res.threads()));
 }
 
 void add_batch(report& out, batch const& b, std::string const& what)
@@ -564,12 +572,14 @@ void report::add(std::string const& key, std::string const& value)
   json_fields_.emplace_back(json_key(key), json_string(value));
 }
 
+void report::add_text(std::string const& key, std::string const& value) { text_.emplace_back(key, value); }
+
 void report::add_raw(std::string const& key, std::string const& json) { json_fields_.emplace_back(json_key(key), json); }
 
 void report::add_number(std::string const& key, double value, std::string const& unit)
 {
   text_.emplace_back(key, number(value, false) + (unit.empty() ? "" : " " + unit));
-  json_fields_.emplace_back(json_key(key), number(value, true));
+  json_fields_.emplace_back(json_key(unit == "ms" ? key + " ms" : key), number(value, true));
 }
 
 void report::add_timing(std::string const& key, timing const& t)

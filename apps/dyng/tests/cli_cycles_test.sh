@@ -96,7 +96,7 @@ printf -- '- 1 2\n' >"$tmp/cut.txt"
 check "dimacs ids" "$dyng" cycles "$tmp/tri.gr" -k 3 --updates "$tmp/cut.txt" --compare-recompute --json
 if command -v python3 >/dev/null; then
   cp "$tmp/out" "$tmp/tri.json"
-  check "dimacs ids json" python3 -c "import json; d=json.load(open('$tmp/tri.json')); assert d['prior_histogram']=={'2':1,'3':1} and d['histogram']=={} and d['arcs']==3"
+  check "dimacs ids json" python3 -c "import json; d=json.load(open('$tmp/tri.json')); assert d['prior_histogram']=={'2':1,'3':1} and d['histogram']=={} and d['arcs']==4 and d['arcs_after_batch']==3 and d['backend']=='sequential' and d['threads']==1"
 fi
 # A MOSP CSR directory keeps parallel arcs; cycles merge them.
 check "mosp csr" "$dyng" cycles "$data/../mosp_graph_io/r05" -k 3
