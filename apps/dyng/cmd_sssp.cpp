@@ -35,7 +35,7 @@ void update_all(resources const& res, graph& g, batch const& b, std::vector<sssp
   std::vector<result_base*> ptrs;
   for (auto& r : rs) ptrs.push_back(&r);
   try {
-    dyng::detail::update_all(res, g, b, ptrs);
+    dyng::update(res, g, b, ptrs);
   } catch (invalid_argument const& e) {
     throw invalid_argument(batch_context(e, origin, b));
   }

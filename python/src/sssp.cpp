@@ -27,7 +27,7 @@ void bind_sssp(nb::module_& m)
         commit_stats s;
         {
           nb::gil_scoped_release release;
-          s = detail::update_all(res, g, b, results);
+          s = dyng::update(res, g, b, std::span<result_base* const>(results));
         }
         check_signals();
         return s;

@@ -24,10 +24,7 @@ void result_base::expect_current(graph const& g, std::string_view what) const
 
 void result_base::check_update(resources const&, graph const&, batch const&) const {}
 
-namespace detail {
-
-commit_stats update_all(resources const& res, graph& g, batch const& b,
-                        std::span<result_base* const> results)
+commit_stats update(resources const& res, graph& g, batch const& b, std::span<result_base* const> results)
 {
   for (std::size_t i = 0; i < results.size(); ++i) {
     DYNG_EXPECTS(results[i] != nullptr, "dyng::update: result " + std::to_string(i) + " is null");
@@ -35,7 +32,7 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
       DYNG_EXPECTS(results[j] != results[i], "dyng::update: result " + std::to_string(i) +
                                                  " is passed twice; pass each result once");
     results[i]->expect_current(g, "dyng::update");
-    results[i]->check_update(res, g, b);
+    detail::result_hooks::check_update(*results[i], res, g, b);
   }
   auto const stats = g.commit(res, b);
   // Past the commit a result's update can still fail (cycle_count's counts past 2^64 - 1, a
@@ -44,7 +41,7 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
   std::exception_ptr first_failure;
   for (auto* r : results) {
     try {
-      r->apply_changes(res, g);
+      detail::result_hooks::apply_changes(*r, res, g);
     } catch (...) {
       if (!first_failure) first_failure = std::current_exception();
     }
@@ -53,5 +50,4 @@ commit_stats update_all(resources const& res, graph& g, batch const& b,
   return stats;
 }
 
-}  // namespace detail
 }  // namespace dyng

@@ -424,9 +424,9 @@ void result::check_update(resources const& res, graph const& g, batch const& b) 
                    (pinned.empty() ? std::string("the ranked sssp engine") : "'" + pinned + "'") +
                    ", and its params() name engine '" + params_.engine +
                    "'; the engine is fixed at compute: call mosp::compute for another result");
-  for (auto const& t : trees_) t.check_update(res, g, b);
+  for (auto const& t : trees_) dyng::detail::result_hooks::check_update(t, res, g, b);
   // The combined tree is updated with these resources too, on a batch derived later.
-  combined_tree_.check_update(res, combined_, batch(combined_.k(), batch_semantics::mosp));
+  dyng::detail::result_hooks::check_update(combined_tree_, res, combined_, batch(combined_.k(), batch_semantics::mosp));
 }
 
 template <class D>
@@ -516,7 +516,9 @@ void result::apply_changes(resources const& res, graph const& g)
   {
     scoped_stage stage(res.profiler(), "mosp.trees");
     for (auto& t : trees_) t.params().strategy = params_.strategy;
-    for_each_tree(res, trees_.size(), [&](std::size_t i, resources const& r) { trees_[i].apply_changes(r, g); });
+    for_each_tree(res, trees_.size(), [&](std::size_t i, resources const& r) {
+      dyng::detail::result_hooks::apply_changes(trees_[i], r, g);
+    });
     trees_written_on(res, trees_);
   }
   // An automatic update rebuilds when many parent tuples changed (automatic_rebuild_percent): the

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,13 @@ TEST(Workspace, ReusesSlots)
   EXPECT_EQ(ws.allocations(), n);
 }
 
+TEST(Workspace, ASizePastTheAddressSpaceIsRefused)
+{
+  dyng::workspace ws;
+  EXPECT_THROW((void)ws.get<double>("x", (std::size_t{1} << 61) + 1), dyng::invalid_argument);
+  EXPECT_EQ(ws.allocations(), 0u);
+}
+
 TEST(Workspace, ReleaseFreesEverySlot)
 {
   dyng::workspace ws;
@@ -119,6 +127,8 @@ TEST(Profiler, RecordsStagesAndCounters)
 // CUDA build), and a build without CUDA says so; a CPU result has no device arrays.
 TEST(DeviceArray, HostMemoryAndBuildsWithoutCudaAreRefused)
 {
+  static_assert(std::is_nothrow_move_constructible_v<dyng::device_array_copy> &&
+                std::is_nothrow_move_assignable_v<dyng::device_array_copy>);
   EXPECT_EQ(dyng::element_size(dyng::element_type::int32), 4U);
   EXPECT_EQ(dyng::element_size(dyng::element_type::int64), 8U);
   EXPECT_EQ(dyng::element_size(dyng::element_type::float64), 8U);

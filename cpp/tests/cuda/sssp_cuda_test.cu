@@ -744,7 +744,7 @@ TEST_F(SsspCuda, MospFixturesByteForByte)
         rs.push_back(sssp::compute(gpu, gf.graph, {.objective = obj, .engine = engine, .strategy = sssp::strategy::incremental}));
       std::vector<result_base*> ptrs;
       for (auto& r : rs) ptrs.push_back(&r);
-      dyng::detail::update_all(gpu, gf.graph, io::read_mosp_batch(root / dir / "insert.txt", root / dir / "delete.txt", k), ptrs);
+      dyng::update(gpu, gf.graph, io::read_mosp_batch(root / dir / "insert.txt", root / dir / "delete.txt", k), ptrs);
       for (int obj = 0; obj < k; ++obj) {
         auto const exp = root / "mosp_sssp" / name / "updated" / ("obj" + std::to_string(obj));
         io::write_distances(tmp / "d.txt", rs[static_cast<std::size_t>(obj)].distance_data());
@@ -1259,6 +1259,18 @@ TEST_F(SsspCuda, DeviceArraysEqualTheHostArrays)
     EXPECT_EQ(after, std::vector<std::int64_t>(r.distances<std::int64_t>().begin(), r.distances<std::int64_t>().end()));
     std::vector<std::int64_t> raw(6);
     cuda_interop::copy_device_to_host(0, snap.view().data, 6 * sizeof(std::int64_t), raw.data());
+    EXPECT_EQ(raw, hd);
+    // Moves hand the memory over (into a vector, then over another snapshot), leaving empties.
+    void const* const held = snap.view().data;
+    std::vector<device_array_copy> snaps;
+    snaps.push_back(std::move(snap));
+    EXPECT_EQ(snap.view().data, nullptr);
+    EXPECT_EQ(snap.view().size, 0);
+    EXPECT_EQ(snaps.front().view().data, held);
+    device_array_copy other(r.device_parents());
+    other = std::move(snaps.front());
+    std::fill(raw.begin(), raw.end(), 0);
+    cuda_interop::copy_to_host(other.view(), raw.data());
     EXPECT_EQ(raw, hd);
 
     // A host read first (it splits the keys on the device), then the device array: the same.

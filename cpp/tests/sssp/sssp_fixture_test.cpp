@@ -56,7 +56,7 @@ TEST(SsspMospFixture, ComputeAndUpdateEqualTheOriginalByteForByte)
       auto const b = io::read_mosp_batch(c.input / "insert.txt", c.input / "delete.txt", c.k);
       std::vector<result_base*> ptrs;
       for (auto& r : results) ptrs.push_back(&r);
-      dyng::detail::update_all(res, g, b, ptrs);
+      dyng::update(res, g, b, ptrs);
       for (int obj = 0; obj < c.k; ++obj)
         expect_files(results[static_cast<std::size_t>(obj)], root / c.name / "updated" / ("obj" + std::to_string(obj)),
                      "Updated", backend + " " + c.name + " obj" + std::to_string(obj));

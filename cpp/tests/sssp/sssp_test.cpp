@@ -283,7 +283,36 @@ TEST(Sssp, AMovedFromResultIsRefusedAsEmpty)
   EXPECT_FALSE(moved.is_current(g));
   EXPECT_THROW(dyng::update(res, g, batch().insert(0, 2, 1), moved), stale_result);
   EXPECT_EQ(g.version(), version);
+  // Nor does it match a moved-from graph, though neither has an identity left.
+  auto taken = std::move(g);
+  EXPECT_FALSE(r.is_current(g));
   // NOLINTEND(bugprone-use-after-move)
+}
+
+// Only dyng::update applies a commit's changes to a result: the hooks are not the caller's.
+template <class R>
+concept applies_changes_itself = requires(R& r, resources const& res, graph const& g) { r.apply_changes(res, g); };
+static_assert(!applies_changes_itself<sssp::result> && !applies_changes_itself<result_base>);
+
+TEST(Sssp, UpdateTakesAListMadeAtRunTime)
+{
+  // One tree per source, updated by one commit through a span of results.
+  auto res = resources::sequential();
+  auto g = line_graph(res, {0, 1, 2}, {1, 2, 3}, {5, 5, 5}, 4);
+  std::vector<sssp::result> trees;
+  for (vertex_t s = 0; s < 3; ++s) trees.push_back(sssp::compute(res, g, {.source = s}));
+  std::vector<result_base*> list;
+  for (auto& t : trees) list.push_back(&t);
+  auto const stats = dyng::update(res, g, batch().insert(0, 3, 1), list);
+  EXPECT_EQ(stats.inserted, 1);
+  for (auto const& t : trees) {
+    EXPECT_TRUE(t.is_current(g));
+    EXPECT_EQ(sssp::verify(g, t), "");
+  }
+  EXPECT_EQ(trees[0].distances<std::int64_t>()[3], 1);
+  list.push_back(nullptr);
+  EXPECT_THROW(dyng::update(res, g, batch().erase(0, 3), list), invalid_argument);
+  EXPECT_TRUE(trees[0].is_current(g));
 }
 
 TEST(Sssp, AnInfiniteRecomputeFractionNeverRecomputes)

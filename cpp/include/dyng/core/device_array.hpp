@@ -5,6 +5,7 @@
 /// here exists in every build and throws `not_supported` without the CUDA backend.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "dyng/core/resources.hpp"
 
@@ -37,6 +38,19 @@ class device_array_copy {
   explicit device_array_copy(device_array const& a);
   device_array_copy(device_array_copy const&) = delete;
   device_array_copy& operator=(device_array_copy const&) = delete;
+  /// A move hands the memory over and leaves an empty copy (no data, size 0).
+  device_array_copy(device_array_copy&& other) noexcept
+      : a_(std::exchange(other.a_, device_array{})), shared_(other.shared_), pooled_(other.pooled_)
+  {
+  }
+  device_array_copy& operator=(device_array_copy&& other) noexcept
+  {
+    device_array_copy taken(std::move(other));  // frees what this held when it goes
+    std::swap(a_, taken.a_);
+    std::swap(shared_, taken.shared_);
+    std::swap(pooled_, taken.pooled_);
+    return *this;
+  }
   ~device_array_copy();
   [[nodiscard]] device_array const& view() const noexcept { return a_; }
   /// Says the memory was handed to a consumer that may read it on streams of its own (a DLPack

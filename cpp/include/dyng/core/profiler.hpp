@@ -37,7 +37,8 @@ class profiler {
   std::map<std::string, std::int64_t, std::less<>> counters_;
 };
 
-/// Times one stage from construction to destruction into `p` (if not null).
+/// Times one stage from construction to destruction into `p` (if not null). The stage keeps
+/// `name` as a view: it must outlive the stage (a string literal, as libdyng's stage names are).
 class scoped_stage {
  public:
   scoped_stage(profiler* p, std::string_view name) noexcept : p_(p), name_(name)

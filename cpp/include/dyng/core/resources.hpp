@@ -48,7 +48,9 @@ class resources {
   /// The most threads `openmp` accepts: 1024, or four per hardware thread where that is more.
   [[nodiscard]] static int max_openmp_threads() noexcept;
   /// CUDA on `device` (CUDA's ordinal), work ordered on `stream`. Memory comes from the device's
-  /// stream-ordered pool and is freed on the stream it was used on.
+  /// stream-ordered pool and is freed on the stream it was used on. Graphs and results made with
+  /// these resources keep them for what they do later on their own (freeing memory, a result's
+  /// copy to the host on its first read): `stream` must outlive them.
   /// @throws not_supported if dyng was built without CUDA; cuda_error if the device cannot be
   ///         used (the message names the device, the CUDA error and the remedy).
   static resources cuda(int device = 0, cuda_stream stream = {});

@@ -17,11 +17,12 @@ class workspace {
   /// `count` elements of scratch for `slot`, contents unspecified (left from the last use).
   /// Memory grows (by 1.5x at least) and never shrinks until `release()`.
   /// `fresh` (if given) tells whether the memory was just allocated (its contents garbage).
+  /// @throws invalid_argument if `count` elements of T exceed the address space; std::bad_alloc.
   template <class T>
   std::span<T> get(std::string_view slot, std::size_t count, bool* fresh = nullptr)
   {
     static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= alignment);
-    return {static_cast<T*>(bytes(slot, count * sizeof(T), fresh)), count};
+    return {static_cast<T*>(bytes(slot, count, sizeof(T), fresh)), count};
   }
 
   /// Like `get`, with every element set to `value`.
@@ -51,7 +52,7 @@ class workspace {
     std::unique_ptr<std::byte, aligned_delete> data;
     std::size_t capacity = 0;
   };
-  void* bytes(std::string_view slot, std::size_t size, bool* fresh);
+  void* bytes(std::string_view slot, std::size_t count, std::size_t element_size, bool* fresh);
 
   std::map<std::string, block, std::less<>> slots_;
   std::size_t allocations_ = 0;

@@ -64,14 +64,15 @@ class result final : public result_base {
   [[nodiscard]] std::string_view family() const noexcept override { return "cycle_count"; }
   /// Declines multigraphs (duplicate_edges::keep): a cycle is a vertex sequence, and parallel
   /// arcs would count it once per arc choice.
-  void check_update(resources const& res, graph const& g, batch const& b) const override;
-  void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
   result& operator=(result&&) noexcept = default;
   ~result() override = default;
 
  private:
+  // dyng::update's hooks (result_base).
+  void check_update(resources const& res, graph const& g, batch const& b) const override;
+  void apply_changes(resources const& res, graph const& g) override;
   result() = default;
   result(result const&) = default;
   result& operator=(result const&) = default;
@@ -85,7 +86,8 @@ class result final : public result_base {
 /// The cycle histogram of `g` for lengths 2..p.k.
 /// Cost: a bounded search from every vertex over larger-id vertices, pruned by a backward
 /// breadth-first search of depth k-1; exponential in k on dense regions, as any exact counter.
-/// @throws invalid_argument (k < 2 and not `unbounded`, unknown engine id); not_supported (a
+/// @throws invalid_argument (k < 2 and not `unbounded`, unknown engine id, graph and resources
+///         in different places); not_supported (a
 ///         multigraph, a pinned engine that declines, or a count above 2^64-1).
 [[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
 

@@ -125,14 +125,15 @@ class result final : public result_base {
 
   [[nodiscard]] std::string_view family() const noexcept override { return "mosp"; }
   /// The trees' checks (CUDA: batch weights must fit the packed device keys).
-  void check_update(resources const& res, graph const& g, batch const& b) const override;
-  void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
   result& operator=(result&&) noexcept = default;
   ~result() override = default;
 
  private:
+  // dyng::update's hooks (result_base).
+  void check_update(resources const& res, graph const& g, batch const& b) const override;
+  void apply_changes(resources const& res, graph const& g) override;
   result(sssp::result combined_tree, graph combined);
   void ensure_host() const;
   friend struct access;
@@ -155,8 +156,8 @@ class result final : public result_base {
 /// Computes the K trees, the combined graph, its tree and the path costs.
 /// @throws invalid_argument (source out of range, an objective out of range or repeated,
 ///         pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type, an
-///         unknown engine id); not_supported (from the sssp family, e.g. an engine of another
-///         backend). Nothing is returned half-built.
+///         unknown engine id, graph and resources in different places); not_supported (from the
+///         sssp family, e.g. an engine of another backend). Nothing is returned half-built.
 [[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.

@@ -113,14 +113,15 @@ class result final : public result_base {
   [[nodiscard]] result clone() const;
 
   [[nodiscard]] std::string_view family() const noexcept override { return "sssp"; }
-  void check_update(resources const& res, graph const& g, batch const& b) const override;
-  void apply_changes(resources const& res, graph const& g) override;
 
   result(result&&) noexcept = default;
   result& operator=(result&&) noexcept = default;
   ~result() override = default;
 
  private:
+  // dyng::update's hooks (result_base).
+  void check_update(resources const& res, graph const& g, batch const& b) const override;
+  void apply_changes(resources const& res, graph const& g) override;
   result() = default;
   result(result const&) = default;
   result& operator=(result const&) = default;
@@ -143,8 +144,10 @@ class result final : public result_base {
 };
 
 /// Shortest paths from `p.source` over weight column `p.objective`.
-/// @throws invalid_argument (source or objective out of range); not_supported (a pinned engine
-///         that declines, naming its rule).
+/// @throws invalid_argument (source or objective out of range, recompute_fraction below 0, an
+///         unknown engine id, graph and resources in different places: one on a device, the
+///         other not, or two devices); not_supported (a pinned engine that declines, naming its
+///         rule).
 [[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.

@@ -596,7 +596,7 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
     ct.expect_current(combined, "mosp::update");
     dyng::sssp::detail::cuda_admit_weights(*dyng::sssp::access::device(ct), d.most);
     dd::commit_device_rows(res, combined, rows);
-    ct.apply_changes(res, combined);
+    dyng::detail::result_hooks::apply_changes(ct, res, combined);
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
   device_costs(res, r);
