@@ -64,15 +64,6 @@ std::vector<T> download(resources const& r, device_buffer<T> const& d)
   return v;
 }
 
-template <class T>
-device_buffer<T> copy_of(resources const& r, device_buffer<T> const& d)
-{
-  device_buffer<T> c(r, d.size());
-  if (d.size() > 0)
-    DYNG_CUDA_TRY(cudaMemcpyAsync(c.data(), d.data(), d.size() * sizeof(T), cudaMemcpyDeviceToDevice, stream_of(r)));
-  return c;
-}
-
 template <class W>
 device_adjacency<W> upload_adjacency(resources const& r, adjacency<W>& a)
 {

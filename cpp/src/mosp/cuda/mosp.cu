@@ -619,21 +619,15 @@ void cuda_download_costs(device_state const& d, result::cost_array& out)
 std::shared_ptr<device_state> cuda_clone(device_state const& d)
 {
   dd::device_guard guard(d.res);
-  auto const s = dd::stream_of(d.res);
   auto c = std::make_shared<device_state>(d.res);
   c->k = d.k;
   c->n = d.n;
   c->lk1 = d.lk1;
   c->most = d.most;
-  auto const dup = [&]<class T>(dd::device_buffer<T>& to, dd::device_buffer<T> const& from) {
-    to = dd::device_buffer<T>(d.res, from.size());
-    if (from.size() > 0)
-      DYNG_CUDA_TRY(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
-  };
-  dup(c->objectives, d.objectives);
-  dup(c->term, d.term);
-  dup(c->tuple, d.tuple);
-  dup(c->costs[0], d.costs[d.cur]);
+  c->objectives = dd::copy_of(d.res, d.objectives);
+  c->term = dd::copy_of(d.res, d.term);
+  c->tuple = dd::copy_of(d.res, d.tuple);
+  c->costs[0] = dd::copy_of(d.res, d.costs[d.cur]);
   c->cur = 0;
   return c;
 }

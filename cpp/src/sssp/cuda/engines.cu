@@ -774,12 +774,8 @@ std::shared_ptr<device_result> clone(device_result const& d)
   c->n = d.n;
   c->max_weight = d.max_weight;
   c->writer = d.res.stream();  // the copies below run on the result's own stream
-  c->key = device_buffer<std::uint64_t>(d.res, d.key.size());
-  c->parent = device_buffer<vertex_t>(d.res, d.parent.size());
-  DYNG_CUDA_TRY(cudaMemcpyAsync(c->key.data(), d.key.data(), d.key.size() * sizeof(std::uint64_t),
-                                cudaMemcpyDeviceToDevice, stream_of(d.res)));
-  DYNG_CUDA_TRY(cudaMemcpyAsync(c->parent.data(), d.parent.data(), d.parent.size() * sizeof(vertex_t),
-                                cudaMemcpyDeviceToDevice, stream_of(d.res)));
+  c->key = dyng::detail::copy_of(d.res, d.key);
+  c->parent = dyng::detail::copy_of(d.res, d.parent);
   return c;
 }
 
