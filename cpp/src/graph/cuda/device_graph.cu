@@ -46,6 +46,7 @@
 #include "core/cuda/block_fold.cuh"
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
+#include "core/cuda/search.cuh"
 #include "graph/cuda/device_graph.cuh"
 #include "graph/cuda/rows.cuh"
 #include "graph/layout.hpp"
@@ -135,17 +136,6 @@ struct commit_status {
 constexpr std::uint32_t none = 0xffffffffu;
 constexpr unsigned long long no_slot = ~0ull;       // an arc without copies
 constexpr unsigned long long unlooked = ~0ull - 1;  // a group whose row step 3 scans
-
-/// The first position in [from, to) of sorted `keys` whose key is at least `key`.
-__device__ inline std::int64_t lower_bound(std::uint64_t const* keys, std::int64_t from, std::int64_t to, std::uint64_t key)
-{
-  while (from < to) {
-    std::int64_t const mid = from + (to - from) / 2;
-    if (keys[mid] < key) from = mid + 1;
-    else to = mid;
-  }
-  return from;
-}
 
 /// The first position in [from, to) of sorted `keys` whose key is at least `key`, where keys[from]
 /// is below it: a galloping search, so that a run of a few operations (most rows) costs a load
