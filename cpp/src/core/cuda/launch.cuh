@@ -19,7 +19,8 @@ inline unsigned grid_for(resources const& r, std::int64_t items)
   return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(needed, cap)));
 }
 
-/// Launches `kernel` for a grid-stride loop over `items` on the resources' stream.
+/// Launches `kernel` for a grid-stride loop over `items` on the resources' stream; nothing for
+/// no items (the sssp engines' steps always have some: the vertices, or one batch row at least).
 template <class Kernel, class... Args>
 void launch_strided(resources const& r, std::int64_t items, Kernel kernel, Args... args)
 {

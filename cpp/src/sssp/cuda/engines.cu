@@ -85,6 +85,7 @@ namespace dyng::sssp::detail {
 
 using dyng::detail::device_buffer;
 using dyng::detail::device_graph_store;
+using dyng::detail::launch_strided;
 using dyng::detail::store_of;
 using dyng::detail::stream_of;
 
@@ -499,13 +500,6 @@ void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
                                             dim3(dyng::detail::block_size), args, 0, stream_of(res)));
 }
 
-template <class Kernel, class W, class... Extra>
-void launch_step(resources const& res, std::int64_t items, Kernel kernel, ctx<W> const& c, Extra... extra)
-{
-  kernel<<<dyng::detail::grid_for(res, items), dyng::detail::block_size, 0, stream_of(res)>>>(c, extra...);
-  DYNG_CUDA_TRY(cudaGetLastError());
-}
-
 /// Operators engine: launches `step(r)` for r = 0, 1, ... in groups, reading the ring counter
 /// that round r + 1 would read after each group (one host round trip per group); returns the
 /// rounds launched, or -1 when `total` passed `stop_total`. With `max_rounds`, stops after that
@@ -580,11 +574,11 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
     // relaxes from keys far from final and the waste outweighs the rounds saved (NE 19.7-20.4 ->
     // 21.3-21.7 ms, and the 50K update's recompute 2.64 -> 3.0 ms, with hops).
     c.local_hops = 0;
-    launch_step(res, g.n, init_kernel<W>, c);
+    launch_strided(res, g.n, init_kernel<W>, c);
     int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) {
-      launch_step(res, g.n, round_kernel<W>, c, round, round_extra::none);
+      launch_strided(res, g.n, round_kernel<W>, c, round, round_extra::none);
     });
-    launch_step(res, g.n, parents_all_kernel<W>, c);
+    launch_strided(res, g.n, parents_all_kernel<W>, c);
     finish(res, c, access::stats(r), true, static_cast<unsigned long long>(rounds));
   }
   d->writer = res.stream();
@@ -618,18 +612,18 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
     return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
   }
   auto const rows = std::max<std::int64_t>(store.changes.size, 1);
-  launch_step(res, rows, identify_kernel<W>, c);
-  if (c.pull_start > 0) launch_step(res, g.n, ancestors_kernel<W>, c);
+  launch_strided(res, rows, identify_kernel<W>, c);
+  if (c.pull_start > 0) launch_strided(res, g.n, ancestors_kernel<W>, c);
   long long const stop = above;
   bool deep = false;
-  int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_step(res, g.n, level_kernel<W>, c, l); },
+  int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_strided(res, g.n, level_kernel<W>, c, l); },
                                     &stop, c.ctr + c_inval, c.walk_levels, &deep);
   bool too_many = levels < 0;
   if (deep) {  // pointer jumping decides the rest: at most bit_width(n) + 1 rounds, no host reads
-    launch_step(res, g.n, jump_init_kernel<W>, c);
+    launch_strided(res, g.n, jump_init_kernel<W>, c);
     int const rounds = static_cast<int>(std::bit_width(static_cast<std::uint32_t>(g.n))) + 1;
-    for (int j = 0; j < rounds; ++j) launch_step(res, g.n, jump_kernel<W>, c, j);
-    launch_step(res, g.n, collect_jumped_kernel<W>, c);
+    for (int j = 0; j < rounds; ++j) launch_strided(res, g.n, jump_kernel<W>, c, j);
+    launch_strided(res, g.n, collect_jumped_kernel<W>, c);
     auto* total = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.ring", 2);
     DYNG_CUDA_TRY(cudaMemcpyAsync(total, c.ctr + c_inval, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                   stream_of(res)));
@@ -640,13 +634,13 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
     finish(res, c, st, true, 0);
     return update_outcome::gave_up;
   }
-  launch_step(res, g.n, reset_kernel<W>, c);
-  launch_step(res, g.n, pull_kernel<W>, c);
+  launch_strided(res, g.n, reset_kernel<W>, c);
+  launch_strided(res, g.n, pull_kernel<W>, c);
   int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) {
-    launch_step(res, g.n, round_kernel<W>, c, round, extra_for(round, c.pull_start, c.pull_doublings, c.pull_every));
+    launch_strided(res, g.n, round_kernel<W>, c, round, extra_for(round, c.pull_start, c.pull_doublings, c.pull_every));
   });
-  launch_step(res, g.n, collect_kernel<W>, c);
-  launch_step(res, g.n, parents_touched_kernel<W>, c);
+  launch_strided(res, g.n, collect_kernel<W>, c);
+  launch_strided(res, g.n, parents_touched_kernel<W>, c);
   finish(res, c, st, true, static_cast<unsigned long long>(rounds));
   return update_outcome::updated;
 }
