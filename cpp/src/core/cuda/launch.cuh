@@ -29,9 +29,10 @@ void launch_strided(resources const& r, std::int64_t items, Kernel kernel, Args.
   DYNG_CUDA_TRY(cudaGetLastError());
 }
 
-/// The grid-stride index range of the calling thread.
+/// The grid-stride index range of the calling thread. `count` may be of any integer type: it is
+/// compared as a signed 64-bit count (the sssp engines' counters are unsigned).
 #define DYNG_GRID_STRIDE(i, count)                                                              \
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (count); \
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;       \
+       i < static_cast<std::int64_t>(count); i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
 
 }  // namespace dyng::detail

@@ -125,8 +125,6 @@ __device__ inline int lanes_for(unsigned long long count,
   return lanes;
 }
 
-#define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
-
 /// Passes over every vertex: a thread takes `pass_width` vertices at a time and issues their
 /// loads together, so a pass waits for n / (threads * pass_width) memory round trips rather than
 /// n / threads (measured with a fused grid of one block per SM, 34 K threads, over NE's 1.5 M

@@ -9,7 +9,7 @@ namespace dyng::sssp::detail {
 template <class W>
 __device__ void init_compute(ctx<W> const& c)
 {
-  DYNG_GRID_LOOP(v, c.n)
+  DYNG_GRID_STRIDE(v, c.n)
   {
     c.key[v] = v == c.source ? 0 : unreachable_key;
     c.parent[v] = no_vertex;
@@ -109,7 +109,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       }
     }
   };
-  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
+  DYNG_GRID_STRIDE(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
     relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
@@ -262,7 +262,7 @@ __device__ void split_far(ctx<W> const& c, int r, unsigned long long far, near_f
   }
   auto& moved = gathered(0);
   moved.begin();
-  DYNG_GRID_LOOP(i, far)
+  DYNG_GRID_STRIDE(i, far)
   {
     vertex_t const v = c.seeds[i];
     if (load(&c.key[v]) >= nf.below) moved.add(v, next, next_count);

@@ -42,14 +42,14 @@ __device__ void derive_parent(ctx<W> const& c, vertex_t v)
 template <class W>
 __device__ void parents_of_all(ctx<W> const& c)
 {
-  DYNG_GRID_LOOP(v, c.n) derive_parent(c, static_cast<vertex_t>(v));
+  DYNG_GRID_STRIDE(v, c.n) derive_parent(c, static_cast<vertex_t>(v));
 }
 
 /// Update, step 1: lost tree arcs invalidate their heads; every head of a changed arc is a seed.
 template <class W>
 __device__ void identify(ctx<W> const& c)
 {
-  DYNG_GRID_LOOP(i, c.changes.size)
+  DYNG_GRID_STRIDE(i, c.changes.size)
   {
     vertex_t const u = c.changes.src[i], v = c.changes.dst[i];
     auto const kind = c.changes.kind[i];
@@ -77,7 +77,7 @@ __device__ void invalidate_level(ctx<W> const& c, int l)
   auto &invalid = gathered(0), &level = gathered(1);
   invalid.begin();
   level.begin();
-  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
+  DYNG_GRID_STRIDE(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
@@ -207,7 +207,7 @@ __device__ void reset_invalid(ctx<W> const& c)
   auto const lost_heads = c.pull_start > 0 ? static_cast<std::int64_t>(load_count(&c.ctr[c_lost])) : 0;
   auto& seeds = gathered(0);
   seeds.begin();
-  DYNG_GRID_LOOP(i, count)
+  DYNG_GRID_STRIDE(i, count)
   {
     vertex_t const v = c.inval[i];
     if (i < lost_heads) c.anc[v] = v;  // its tree arc is gone: a chain's top
@@ -226,7 +226,7 @@ __device__ void pull_seeds(ctx<W> const& c)
   auto& improved = gathered(0);
   improved.begin();
   unsigned long long relaxed = 0;
-  DYNG_GRID_LOOP(i, count)
+  DYNG_GRID_STRIDE(i, count)
   {
     vertex_t const v = c.seeds[i];
     if (v == c.source) continue;
@@ -253,11 +253,11 @@ __device__ void collect_touched(ctx<W> const& c)
   auto const seeds = load_count(&c.ctr[c_seeds]);
   auto& touched = gathered(0);
   touched.begin();
-  DYNG_GRID_LOOP(i, seeds)
+  DYNG_GRID_STRIDE(i, seeds)
   {
     if (claim(c.touched_mark, c.seeds[i], c.gen)) touched.add(c.seeds[i], c.touched, &c.ctr[c_touched]);
   }
-  DYNG_GRID_LOOP(i, c.n)  // the changed keys: one pass over their marks
+  DYNG_GRID_STRIDE(i, c.n)  // the changed keys: one pass over their marks
   {
     auto const x = static_cast<vertex_t>(i);
     if (c.changed_mark[x] != c.gen) continue;
@@ -275,7 +275,7 @@ template <class W>
 __device__ void parents_of_touched(ctx<W> const& c)
 {
   auto const count = load_count(&c.ctr[c_touched]);
-  DYNG_GRID_LOOP(i, count) derive_parent(c, c.touched[i]);
+  DYNG_GRID_STRIDE(i, count) derive_parent(c, c.touched[i]);
 }
 
 }  // namespace dyng::sssp::detail
