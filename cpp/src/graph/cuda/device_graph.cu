@@ -22,7 +22,7 @@
 // Past a small bound (scanned_row), a row's work is linear in its arcs and operations times a
 // log: a hub gaining or losing thousands of arcs in one batch costs what its row does.
 // Families that derive a batch on the device (mosp's combined graph) commit it from device
-// memory through the same steps (device_commit_rows): no row reaches the host.
+// memory through the same steps (device_commit of device_rows): no row reaches the host.
 // The rows equal the host commit's (docs/adr/0002), row order included, and so do the refusals;
 // the change set lists a reweighted arc once, an arc deleted and inserted by one batch once as
 // each, a removed parallel copy once per copy (docs/adr/0009 §2 has what differs in the counts).
@@ -1030,7 +1030,7 @@ commit_stats device_commit(resources const& res, graph_impl& g, batch const& b)
   return stats;
 }
 
-commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows)
+commit_stats device_commit(resources const& res, graph_impl& g, device_rows const& rows)
 {
   DYNG_EXPECTS(g.device != nullptr && res.backend() == backend::cuda && res.device() == g.device->res.device(),
                "graph::commit of device rows: the graph must live on the resources' CUDA device");

@@ -13,7 +13,7 @@
 //     graph uses, CUB DeviceSelect compacts the flagged vertices (ascending), counts + scans size
 //     the derived rows (<= K deletions, <= K upserts per vertex; objective weights the minimum
 //     over parallel copies in the input's in-row); the rows stay on the device: the graph
-//     layer commits them from there (device_commit_rows) and the CUDA sssp update of the MOSP
+//     layer commits them from there (graph_commit_device_rows) and the CUDA sssp update of the MOSP
 //     tree follows, so only counts reach the host;
 //   costs: pointer jumping over the MOSP tree (acc[v] += acc[jump[v]], jump[v] = jump[jump[v]],
 //     double-buffered, log2(depth) + 1 rounds), starting from each vertex's parent arc weights
@@ -595,7 +595,7 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
     auto& combined = access::combined(r);
     ct.expect_current(combined, "mosp::update");
     dyng::sssp::detail::cuda_admit_weights(*dyng::sssp::access::device(ct), d.most);
-    dd::commit_device_rows(res, combined, rows);
+    dd::graph_commit_device_rows(res, combined, rows);
     ct.apply_changes(res, combined);
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
