@@ -648,10 +648,10 @@ commit_stats graph::commit(resources const& res, batch const& b)
 }
 
 #if defined(DYNG_HAVE_CUDA)
-commit_stats detail::commit_device_rows(resources const& res, graph& g, device_rows const& rows)
+commit_stats detail::graph_commit_device_rows(resources const& res, graph& g, device_rows const& rows)
 {
   scoped_stage stage(res.profiler(), "graph.commit");
-  auto stats = device_commit_rows(res, g.impl(), rows);
+  auto stats = device_commit(res, g.impl(), rows);
   ++g.impl().version;
   return stats;
 }

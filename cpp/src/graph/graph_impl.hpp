@@ -155,10 +155,11 @@ struct device_rows {
   vertex_t const* insert_dst = nullptr;
   std::int32_t const* insert_weights = nullptr;
 };
-/// Defined in CUDA builds only: the graph layer's device commit of such rows, and graph::commit's
-/// counterpart around it (the same version rule: one commit, one version).
-commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows);
-commit_stats commit_device_rows(resources const& res, graph& g, device_rows const& rows);
+/// Defined in CUDA builds only. graph_commit_device_rows: graph::commit for such rows, what a
+/// family calls (the "graph.commit" stage; one commit, one version). device_commit: its device
+/// steps on the graph's arrays, as device_commit of a batch is graph::commit's (no version).
+commit_stats device_commit(resources const& res, graph_impl& g, device_rows const& rows);
+commit_stats graph_commit_device_rows(resources const& res, graph& g, device_rows const& rows);
 /// Defined in CUDA builds only: the directed int32 graph graph::from_edges builds from m arcs
 /// (duplicates::error), built from arcs already in device memory without a host crossing
 /// (mosp's combined graph): row order and slack as the host lays them out. The caller vouches for

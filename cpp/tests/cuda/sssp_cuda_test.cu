@@ -692,7 +692,7 @@ TEST_F(SsspCuda, DeviceRowsCommitLikeAHostBatch)
   auto* bad = upload({9});
   auto const version = dev.version();
   dyng::detail::device_rows rows{1, es, ed, 2, is, id, iw};
-  auto const stats = dyng::detail::commit_device_rows(gpu, dev, rows);
+  auto const stats = dyng::detail::graph_commit_device_rows(gpu, dev, rows);
   EXPECT_EQ(dev.version(), version + 1);
   EXPECT_EQ(stats.deleted, 1);
   EXPECT_EQ(stats.inserted, 1);
@@ -703,9 +703,9 @@ TEST_F(SsspCuda, DeviceRowsCommitLikeAHostBatch)
   // Refused with nothing changed: an id out of range, a deletion of a missing edge, insertions
   // without weights.
   auto const before = dev.to_csr();
-  EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {0, nullptr, nullptr, 1, bad, id, iw}), invalid_argument);
-  EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {1, es, ed, 0, nullptr, nullptr, nullptr}), invalid_argument);
-  EXPECT_THROW(dyng::detail::commit_device_rows(gpu, dev, {0, nullptr, nullptr, 2, is, id, nullptr}), invalid_argument);
+  EXPECT_THROW(dyng::detail::graph_commit_device_rows(gpu, dev, {0, nullptr, nullptr, 1, bad, id, iw}), invalid_argument);
+  EXPECT_THROW(dyng::detail::graph_commit_device_rows(gpu, dev, {1, es, ed, 0, nullptr, nullptr, nullptr}), invalid_argument);
+  EXPECT_THROW(dyng::detail::graph_commit_device_rows(gpu, dev, {0, nullptr, nullptr, 2, is, id, nullptr}), invalid_argument);
   EXPECT_EQ(dev.to_csr().targets, before.targets);
   EXPECT_EQ(dev.to_csr().weights, before.weights);
   EXPECT_EQ(dev.version(), version + 1);

@@ -115,6 +115,17 @@ class device_buffer {
   std::size_t count_ = 0;
 };
 
+/// A copy of `d` in new device memory on the resources' device, made on their stream without a
+/// host wait: the one device-to-device buffer copy of the clones (graphs, sssp and mosp results).
+template <class T>
+device_buffer<T> copy_of(resources const& r, device_buffer<T> const& d)
+{
+  device_buffer<T> c(r, d.size());
+  if (d.size() > 0)
+    DYNG_CUDA_TRY(cudaMemcpyAsync(c.data(), d.data(), d.size() * sizeof(T), cudaMemcpyDeviceToDevice, stream_of(r)));
+  return c;
+}
+
 /// Device scratch cached per resources object by slot: grows (1.5x at least), never shrinks,
 /// so steady-state calls allocate nothing. Contents unspecified. Valid until the next call for
 /// the same slot with a larger size.

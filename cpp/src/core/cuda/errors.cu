@@ -13,14 +13,6 @@
 namespace dyng::detail {
 namespace {
 
-std::string where(char const* file, int line)
-{
-  std::string f = file != nullptr ? file : "?";
-  auto const pos = f.rfind("/cpp/");
-  if (pos != std::string::npos) f = f.substr(pos + 1);
-  return " [" + f + ":" + std::to_string(line) + "]";
-}
-
 /// "device 0 (compute capability 9.0)", best effort: the query may fail in a broken process.
 std::string current_device_words()
 {
@@ -144,7 +136,7 @@ void throw_cuda_error(cudaError_t err, char const* call, char const* file, int l
   msg += "). ";
   if (!context.empty()) msg += context + ". ";
   msg += remedy(err);
-  msg += where(file, line);
+  msg += source_tag(file != nullptr ? file : "?", line);  // every error's place, as DYNG_EXPECTS words it
   throw cuda_error(msg);
 }
 

@@ -19,7 +19,8 @@ inline unsigned grid_for(resources const& r, std::int64_t items)
   return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(needed, cap)));
 }
 
-/// Launches `kernel` for a grid-stride loop over `items` on the resources' stream.
+/// Launches `kernel` for a grid-stride loop over `items` on the resources' stream; nothing for
+/// no items (the sssp engines' steps always have some: the vertices, or one batch row at least).
 template <class Kernel, class... Args>
 void launch_strided(resources const& r, std::int64_t items, Kernel kernel, Args... args)
 {
@@ -28,9 +29,10 @@ void launch_strided(resources const& r, std::int64_t items, Kernel kernel, Args.
   DYNG_CUDA_TRY(cudaGetLastError());
 }
 
-/// The grid-stride index range of the calling thread.
+/// The grid-stride index range of the calling thread. `count` may be of any integer type: it is
+/// compared as a signed 64-bit count (the sssp engines' counters are unsigned).
 #define DYNG_GRID_STRIDE(i, count)                                                              \
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (count); \
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;       \
+       i < static_cast<std::int64_t>(count); i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
 
 }  // namespace dyng::detail

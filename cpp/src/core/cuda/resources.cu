@@ -43,14 +43,6 @@ std::string mib(std::size_t bytes)
   return buf;
 }
 
-std::string where(char const* file, int line)
-{
-  std::string f = file;
-  auto const pos = f.rfind("/cpp/");
-  if (pos != std::string::npos) f = f.substr(pos + 1);
-  return " [" + f + ":" + std::to_string(line) + "]";
-}
-
 /// The device switch of device_guard, by ordinal, for code that has no resources at hand (the
 /// state's destructor). Never throws; `ok()` tells whether `device` is current.
 class quiet_device_scope {
@@ -99,7 +91,7 @@ void check_stream_device(cuda_state const& st)
                      "): the stream passed in belongs to device " + std::to_string(stream_device) +
                      "; pass a stream created on device " + std::to_string(st.device) +
                      ", or resources::cuda(" + std::to_string(stream_device) + ", stream)" +
-                     where(__FILE__, __LINE__));
+                     source_tag(__FILE__, __LINE__));
   }
 #else
   static_cast<void>(st);
@@ -164,7 +156,7 @@ void cuda_init(resources const& r)
                      (count == 0 ? ". Check nvidia-smi, CUDA_VISIBLE_DEVICES and the container's "
                                    "GPU access"
                                  : "") +
-                     where(__FILE__, __LINE__));
+                     source_tag(__FILE__, __LINE__));
   }
 
   device_guard const guard(r);

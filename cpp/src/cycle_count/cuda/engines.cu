@@ -56,6 +56,7 @@
 
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
+#include "core/cuda/search.cuh"
 #include "cycle_count/detail.hpp"
 #include "dyng/core/workspace.hpp"
 #include "graph/cuda/device_graph.cuh"
@@ -66,6 +67,7 @@ namespace {
 using dyng::detail::cub_call;
 using dyng::detail::device_graph_store;
 using dyng::detail::device_scratch;
+using dyng::detail::lower_bound;
 using dyng::detail::store_of;
 using dyng::detail::stream_of;
 
@@ -83,19 +85,8 @@ __host__ __device__ constexpr std::uint64_t arc_key(vertex_t u, vertex_t v)
 __host__ __device__ constexpr vertex_t key_hi(std::uint64_t k) { return static_cast<vertex_t>(k >> 32); }
 __host__ __device__ constexpr vertex_t key_lo(std::uint64_t k) { return static_cast<vertex_t>(k & 0xffffffffu); }
 
-/// First index in a[0, n) with a[i] >= key (a sorted ascending).
-template <class T>
-__device__ long long lower_bound(T const* a, long long n, T key)
-{
-  long long lo = 0, hi = n;
-  while (lo < hi) {
-    long long const mid = lo + (hi - lo) / 2;
-    if (a[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-/// First index in a[0, n) with a[i] > key.
+/// First index in a[0, n) with a[i] > key (a sorted ascending; lower_bound, core/cuda/search.cuh,
+/// finds the first with a[i] >= key).
 template <class T>
 __device__ long long upper_bound(T const* a, long long n, T key)
 {
@@ -141,26 +132,26 @@ struct overlay_dev {
   __device__ bool touched(vertex_t v) const
   {
     auto const key = static_cast<std::uint32_t>(v);
-    long long const i = lower_bound(l.touched, l.n_touched, key);
+    long long const i = lower_bound(l.touched, 0, l.n_touched, key);
     return i < l.n_touched && l.touched[i] == key;
   }
   __device__ bool hidden(vertex_t u, vertex_t v) const
   {
     auto const key = arc_key(u, v);
-    long long const i = lower_bound(l.hidden, l.n_hidden, key);
+    long long const i = lower_bound(l.hidden, 0, l.n_hidden, key);
     return i < l.n_hidden && l.hidden[i] == key;
   }
   /// The phase's arcs out of u: [lo, hi) in `extra` (all ranks).
   __device__ void extra_row(vertex_t u, long long& lo, long long& hi) const
   {
-    lo = lower_bound(l.extra, l.n_extra, arc_key(u, 0));
-    hi = lower_bound(l.extra, l.n_extra, arc_key(u + 1, 0));
+    lo = lower_bound(l.extra, 0, l.n_extra, arc_key(u, 0));
+    hi = lower_bound(l.extra, 0, l.n_extra, arc_key(u + 1, 0));
   }
   /// The phase's arcs into v: [lo, hi) in `extra_in` (all ranks).
   __device__ void extra_in_row(vertex_t v, long long& lo, long long& hi) const
   {
-    lo = lower_bound(l.extra_in, l.n_extra, arc_key(v, 0));
-    hi = lower_bound(l.extra_in, l.n_extra, arc_key(v + 1, 0));
+    lo = lower_bound(l.extra_in, 0, l.n_extra, arc_key(v, 0));
+    hi = lower_bound(l.extra_in, 0, l.n_extra, arc_key(v + 1, 0));
   }
 };
 
@@ -601,17 +592,12 @@ __global__ void pick_rank(unsigned long long const* sums, unsigned long long con
                           unsigned long long rank, pick_words* out)
 {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  long long lo = 0, hi = n;
-  while (lo < hi) {
-    long long const mid = lo + (hi - lo) / 2;
-    if (sums[mid] < rank) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == n) {  // fewer cycles than the rank: the host's consistency check reports it
+  long long const at = lower_bound(sums, 0, n, rank);
+  if (at == n) {  // fewer cycles than the rank: the host's consistency check reports it
     *out = {-1, n > 0 ? sums[n - 1] : 0ull, 0ull};
     return;
   }
-  *out = {lo, sums[lo] - bins[lo], bins[lo]};
+  *out = {at, sums[at] - bins[at], bins[at]};
 }
 
 // ---- host side ---------------------------------------------------------------------------------

@@ -22,7 +22,7 @@
 // Past a small bound (scanned_row), a row's work is linear in its arcs and operations times a
 // log: a hub gaining or losing thousands of arcs in one batch costs what its row does.
 // Families that derive a batch on the device (mosp's combined graph) commit it from device
-// memory through the same steps (device_commit_rows): no row reaches the host.
+// memory through the same steps (device_commit of device_rows): no row reaches the host.
 // The rows equal the host commit's (docs/adr/0002), row order included, and so do the refusals;
 // the change set lists a reweighted arc once, an arc deleted and inserted by one batch once as
 // each, a removed parallel copy once per copy (docs/adr/0009 §2 has what differs in the counts).
@@ -46,6 +46,7 @@
 #include "core/cuda/block_fold.cuh"
 #include "core/cuda/cuda.cuh"
 #include "core/cuda/launch.cuh"
+#include "core/cuda/search.cuh"
 #include "graph/cuda/device_graph.cuh"
 #include "graph/cuda/rows.cuh"
 #include "graph/layout.hpp"
@@ -62,15 +63,6 @@ std::vector<T> download(resources const& r, device_buffer<T> const& d)
   if (!v.empty())
     DYNG_CUDA_TRY(cudaMemcpyAsync(v.data(), d.data(), v.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_of(r)));
   return v;
-}
-
-template <class T>
-device_buffer<T> copy_of(resources const& r, device_buffer<T> const& d)
-{
-  device_buffer<T> c(r, d.size());
-  if (d.size() > 0)
-    DYNG_CUDA_TRY(cudaMemcpyAsync(c.data(), d.data(), d.size() * sizeof(T), cudaMemcpyDeviceToDevice, stream_of(r)));
-  return c;
 }
 
 template <class W>
@@ -144,17 +136,6 @@ struct commit_status {
 constexpr std::uint32_t none = 0xffffffffu;
 constexpr unsigned long long no_slot = ~0ull;       // an arc without copies
 constexpr unsigned long long unlooked = ~0ull - 1;  // a group whose row step 3 scans
-
-/// The first position in [from, to) of sorted `keys` whose key is at least `key`.
-__device__ inline std::int64_t lower_bound(std::uint64_t const* keys, std::int64_t from, std::int64_t to, std::uint64_t key)
-{
-  while (from < to) {
-    std::int64_t const mid = from + (to - from) / 2;
-    if (keys[mid] < key) from = mid + 1;
-    else to = mid;
-  }
-  return from;
-}
 
 /// The first position in [from, to) of sorted `keys` whose key is at least `key`, where keys[from]
 /// is below it: a galloping search, so that a run of a few operations (most rows) costs a load
@@ -1049,7 +1030,7 @@ commit_stats device_commit(resources const& res, graph_impl& g, batch const& b)
   return stats;
 }
 
-commit_stats device_commit_rows(resources const& res, graph_impl& g, device_rows const& rows)
+commit_stats device_commit(resources const& res, graph_impl& g, device_rows const& rows)
 {
   DYNG_EXPECTS(g.device != nullptr && res.backend() == backend::cuda && res.device() == g.device->res.device(),
                "graph::commit of device rows: the graph must live on the resources' CUDA device");

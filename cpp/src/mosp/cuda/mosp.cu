@@ -13,7 +13,7 @@
 //     graph uses, CUB DeviceSelect compacts the flagged vertices (ascending), counts + scans size
 //     the derived rows (<= K deletions, <= K upserts per vertex; objective weights the minimum
 //     over parallel copies in the input's in-row); the rows stay on the device: the graph
-//     layer commits them from there (device_commit_rows) and the CUDA sssp update of the MOSP
+//     layer commits them from there (graph_commit_device_rows) and the CUDA sssp update of the MOSP
 //     tree follows, so only counts reach the host;
 //   costs: pointer jumping over the MOSP tree (acc[v] += acc[jump[v]], jump[v] = jump[jump[v]],
 //     double-buffered, log2(depth) + 1 rounds), starting from each vertex's parent arc weights
@@ -595,7 +595,7 @@ void cuda_update_combined(resources const& res, graph const& g, result& r)
     auto& combined = access::combined(r);
     ct.expect_current(combined, "mosp::update");
     dyng::sssp::detail::cuda_admit_weights(*dyng::sssp::access::device(ct), d.most);
-    dd::commit_device_rows(res, combined, rows);
+    dd::graph_commit_device_rows(res, combined, rows);
     dyng::detail::result_hooks::apply_changes(ct, res, combined);
   }
   scoped_stage stage(res.profiler(), "mosp.costs");
@@ -619,21 +619,15 @@ void cuda_download_costs(device_state const& d, result::cost_array& out)
 std::shared_ptr<device_state> cuda_clone(device_state const& d)
 {
   dd::device_guard guard(d.res);
-  auto const s = dd::stream_of(d.res);
   auto c = std::make_shared<device_state>(d.res);
   c->k = d.k;
   c->n = d.n;
   c->lk1 = d.lk1;
   c->most = d.most;
-  auto const dup = [&]<class T>(dd::device_buffer<T>& to, dd::device_buffer<T> const& from) {
-    to = dd::device_buffer<T>(d.res, from.size());
-    if (from.size() > 0)
-      DYNG_CUDA_TRY(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
-  };
-  dup(c->objectives, d.objectives);
-  dup(c->term, d.term);
-  dup(c->tuple, d.tuple);
-  dup(c->costs[0], d.costs[d.cur]);
+  c->objectives = dd::copy_of(d.res, d.objectives);
+  c->term = dd::copy_of(d.res, d.term);
+  c->tuple = dd::copy_of(d.res, d.tuple);
+  c->costs[0] = dd::copy_of(d.res, d.costs[d.cur]);
   c->cur = 0;
   return c;
 }

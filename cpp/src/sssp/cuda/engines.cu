@@ -85,6 +85,7 @@ namespace dyng::sssp::detail {
 
 using dyng::detail::device_buffer;
 using dyng::detail::device_graph_store;
+using dyng::detail::launch_strided;
 using dyng::detail::store_of;
 using dyng::detail::stream_of;
 
@@ -130,8 +131,7 @@ constexpr phase_stage recompute_stages[] = {  // an update that gave up and reco
 
 /// Rounds until the frontier is empty; every thread reads the same ring counter after a barrier.
 /// A compute (`split`) runs its rounds in near-far phases.
-template <class W>
-__device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint32_t* changed, bool split)
+__device__ void propagate_fused(ctx const& c, cg::grid_group& grid, std::uint32_t* changed, bool split)
 {
   int r = 0;
   unsigned long long relaxed = 0;
@@ -161,8 +161,7 @@ __device__ void propagate_fused(ctx<W> const& c, cg::grid_group& grid, std::uint
 }
 
 /// The compute from the source: every key, propagation, every parent.
-template <class W>
-__device__ void compute_all(ctx<W> const& c, cg::grid_group& grid)
+__device__ void compute_all(ctx const& c, cg::grid_group& grid)
 {
   init_compute(c);
   grid.sync();
@@ -176,8 +175,7 @@ __device__ void compute_all(ctx<W> const& c, cg::grid_group& grid)
   }
 }
 
-template <class W>
-__global__ void fused_compute_kernel(ctx<W> c)
+__global__ void fused_compute_kernel(ctx c)
 {
   auto grid = cg::this_grid();
   mark_phase(c, p_start);
@@ -189,8 +187,7 @@ __global__ void fused_compute_kernel(ctx<W> c)
 /// keeps the `found` vertices invalidated so far for the stats, stamps the phase it stopped in,
 /// then computes. Every thread calls it with the same arguments (read from counters after a grid
 /// barrier), then returns.
-template <class W>
-__device__ void give_up(ctx<W> const& c, cg::grid_group& grid, long long found, phase at)
+__device__ void give_up(ctx const& c, cg::grid_group& grid, long long found, phase at)
 {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     c.ctr[c_abort] = 1;
@@ -203,8 +200,7 @@ __device__ void give_up(ctx<W> const& c, cg::grid_group& grid, long long found, 
 
 /// At most 64 registers a thread (the bound), so that an SM holds four blocks and the grid takes
 /// three (launch_cooperative); without it the recompute and the parents took the kernel to 72.
-template <class W>
-__global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kernel(ctx<W> c)
+__global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kernel(ctx c)
 {
   auto grid = cg::this_grid();
   mark_phase(c, p_start);
@@ -276,35 +272,22 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
 
 // ---- operators: one kernel per step --------------------------------------------------------
 
-template <class W>
-__global__ void init_kernel(ctx<W> c) { init_compute(c); }
-template <class W>
-__global__ void round_kernel(ctx<W> c, int r, round_extra extra)
+__global__ void init_kernel(ctx c) { init_compute(c); }
+__global__ void round_kernel(ctx c, int r, round_extra extra)
 {
   add_per_block(&c.ctr[c_relax], relax_round(c, r, load_count(&c.ctr[c_front + r % 3]), c.changed_mark, {}, extra));
 }
-template <class W>
-__global__ void ancestors_kernel(ctx<W> c) { init_ancestors(c); }
-template <class W>
-__global__ void parents_all_kernel(ctx<W> c) { parents_of_all(c); }
-template <class W>
-__global__ void identify_kernel(ctx<W> c) { identify(c); }
-template <class W>
-__global__ void level_kernel(ctx<W> c, int l) { invalidate_level(c, l); }
-template <class W>
-__global__ void jump_init_kernel(ctx<W> c) { jump_init(c); }
-template <class W>
-__global__ void jump_kernel(ctx<W> c, int j) { jump_round(c, j); }
-template <class W>
-__global__ void collect_jumped_kernel(ctx<W> c) { collect_jumped(c); }
-template <class W>
-__global__ void reset_kernel(ctx<W> c) { reset_invalid(c); }
-template <class W>
-__global__ void pull_kernel(ctx<W> c) { pull_seeds(c); }
-template <class W>
-__global__ void collect_kernel(ctx<W> c) { collect_touched(c); }
-template <class W>
-__global__ void parents_touched_kernel(ctx<W> c) { parents_of_touched(c); }
+__global__ void ancestors_kernel(ctx c) { init_ancestors(c); }
+__global__ void parents_all_kernel(ctx c) { parents_of_all(c); }
+__global__ void identify_kernel(ctx c) { identify(c); }
+__global__ void level_kernel(ctx c, int l) { invalidate_level(c, l); }
+__global__ void jump_init_kernel(ctx c) { jump_init(c); }
+__global__ void jump_kernel(ctx c, int j) { jump_round(c, j); }
+__global__ void collect_jumped_kernel(ctx c) { collect_jumped(c); }
+__global__ void reset_kernel(ctx c) { reset_invalid(c); }
+__global__ void pull_kernel(ctx c) { pull_seeds(c); }
+__global__ void collect_kernel(ctx c) { collect_touched(c); }
+__global__ void parents_touched_kernel(ctx c) { parents_of_touched(c); }
 
 }  // namespace
 
@@ -385,8 +368,7 @@ struct scratch_state {
   std::uint32_t next_stamp = 1;  // above every stamp any call has used
 };
 
-template <class W>
-ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_graph_store<W> const& store,
+ctx make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_graph_store<weight_t> const& store,
                 device_result& d, bool update)
 {
   using dyng::detail::device_scratch;
@@ -395,7 +377,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
   bool fresh = false;
   auto& host = res.workspace().get<scratch_state>("sssp.cuda.state", 1, &fresh)[0];
   if (fresh) host = scratch_state{};
-  ctx<W> c{};
+  ctx c{};
   c.out = store.out.view();
   c.in = store.in_adj(g.directed).view();
   c.changes = store.changes.view();
@@ -446,8 +428,7 @@ ctx<W> make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_
 
 /// Reads the counters back (the call's one host synchronization), advances the stamps and, with a
 /// profiler attached, records the fused kernel's `stages` from its phase stamps (device clock).
-template <class W>
-void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rounds, unsigned long long rounds,
+void finish(resources const& res, ctx const& c, stats& st, bool operators_rounds, unsigned long long rounds,
             std::span<phase_stage const> stages = {}, std::span<phase_stage const> stages_if_recomputed = {})
 {
   auto* counters = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
@@ -472,8 +453,8 @@ void finish(resources const& res, ctx<W> const& c, stats& st, bool operators_rou
   host.next_stamp = c.round_base + static_cast<std::uint32_t>(used) + 2;
 }
 
-template <class Kernel, class W>
-void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
+template <class Kernel>
+void launch_cooperative(resources const& res, Kernel kernel, ctx& c)
 {
   auto const& info = dyng::detail::info(res);
   int per_sm = 0;
@@ -497,13 +478,6 @@ void launch_cooperative(resources const& res, Kernel kernel, ctx<W>& c)
   void* args[] = {&c};
   DYNG_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), grid,
                                             dim3(dyng::detail::block_size), args, 0, stream_of(res)));
-}
-
-template <class Kernel, class W, class... Extra>
-void launch_step(resources const& res, std::int64_t items, Kernel kernel, ctx<W> const& c, Extra... extra)
-{
-  kernel<<<dyng::detail::grid_for(res, items), dyng::detail::block_size, 0, stream_of(res)>>>(c, extra...);
-  DYNG_CUDA_TRY(cudaGetLastError());
 }
 
 /// Operators engine: launches `step(r)` for r = 0, 1, ... in groups, reading the ring counter
@@ -534,11 +508,10 @@ int loop_in_groups(resources const& res, unsigned long long const* ring, Step st
   }
 }
 
-template <class W>
-void compute_typed(resources const& res, dyng::detail::graph_impl const& g, result& r, bool fused)
+void run_compute(resources const& res, dyng::detail::graph_impl const& g, result& r, bool fused)
 {
   dyng::detail::device_guard guard(res);
-  auto const& store = store_of<W>(g);
+  auto const& store = store_of<weight_t>(g);
   auto const& p = access::params(r);
   auto d = std::make_shared<device_result>(res);
   d->n = g.n;
@@ -556,13 +529,13 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
   if (bounded) {
     d->max_weight = before->max_weight;
   } else if (column > 0) {
-    W const* w = store.out.weight.data() + static_cast<std::size_t>(p.objective) * column;
-    auto* max_w = dyng::detail::device_scratch<W>(res, "sssp.cuda.max_weight", 1);
+    weight_t const* w = store.out.weight.data() + static_cast<std::size_t>(p.objective) * column;
+    auto* max_w = dyng::detail::device_scratch<weight_t>(res, "sssp.cuda.max_weight", 1);
     dyng::detail::cub_call(res, "sssp.cuda.reduce", [&](void* tmp, std::size_t& bytes) {
       return cub::DeviceReduce::Max(tmp, bytes, w, max_w, static_cast<std::int64_t>(column), stream_of(res));
     });
-    W host_max = 0;
-    DYNG_CUDA_TRY(cudaMemcpyAsync(&host_max, max_w, sizeof(W), cudaMemcpyDeviceToHost, stream_of(res)));
+    weight_t host_max = 0;
+    DYNG_CUDA_TRY(cudaMemcpyAsync(&host_max, max_w, sizeof(weight_t), cudaMemcpyDeviceToHost, stream_of(res)));
     dyng::detail::synchronize(res);
     d->max_weight = static_cast<std::int64_t>(host_max);
   }
@@ -573,30 +546,29 @@ void compute_typed(resources const& res, dyng::detail::graph_impl const& g, resu
   auto c = make_ctx(res, g, store, *d, false);
   c.source = p.source;
   if (fused) {
-    launch_cooperative(res, fused_compute_kernel<W>, c);
+    launch_cooperative(res, fused_compute_kernel, c);
     finish(res, c, access::stats(r), false, 0, compute_stages);
   } else {
     // No hops in the operators compute: its rounds have no near-far order (no split), so a hop
     // relaxes from keys far from final and the waste outweighs the rounds saved (NE 19.7-20.4 ->
     // 21.3-21.7 ms, and the 50K update's recompute 2.64 -> 3.0 ms, with hops).
     c.local_hops = 0;
-    launch_step(res, g.n, init_kernel<W>, c);
+    launch_strided(res, g.n, init_kernel, c);
     int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) {
-      launch_step(res, g.n, round_kernel<W>, c, round, round_extra::none);
+      launch_strided(res, g.n, round_kernel, c, round, round_extra::none);
     });
-    launch_step(res, g.n, parents_all_kernel<W>, c);
+    launch_strided(res, g.n, parents_all_kernel, c);
     finish(res, c, access::stats(r), true, static_cast<unsigned long long>(rounds));
   }
   d->writer = res.stream();
   access::device(r) = std::move(d);
 }
 
-template <class W>
-update_outcome update_typed(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above,
-                            bool fused)
+update_outcome run_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above,
+                          bool fused)
 {
   dyng::detail::device_guard guard(res);
-  auto const& store = store_of<W>(g);
+  auto const& store = store_of<weight_t>(g);
   auto& d = *access::device(r);
   d.writer = res.stream();
   d.dist_stale = true;
@@ -613,23 +585,23 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
     c.old_key = dyng::detail::device_scratch<std::uint64_t>(res, "sssp.cuda.old_keys", n + 1);
   }
   if (fused) {  // an update past `above` recomputes in the kernel (give_up)
-    launch_cooperative(res, fused_update_kernel<W>, c);
+    launch_cooperative(res, fused_update_kernel, c);
     finish(res, c, st, false, 0, update_stages, recompute_stages);
     return st.recomputed ? update_outcome::recomputed : update_outcome::updated;
   }
   auto const rows = std::max<std::int64_t>(store.changes.size, 1);
-  launch_step(res, rows, identify_kernel<W>, c);
-  if (c.pull_start > 0) launch_step(res, g.n, ancestors_kernel<W>, c);
+  launch_strided(res, rows, identify_kernel, c);
+  if (c.pull_start > 0) launch_strided(res, g.n, ancestors_kernel, c);
   long long const stop = above;
   bool deep = false;
-  int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_step(res, g.n, level_kernel<W>, c, l); },
+  int const levels = loop_in_groups(res, c.ctr + c_bfs, [&](int l) { launch_strided(res, g.n, level_kernel, c, l); },
                                     &stop, c.ctr + c_inval, c.walk_levels, &deep);
   bool too_many = levels < 0;
   if (deep) {  // pointer jumping decides the rest: at most bit_width(n) + 1 rounds, no host reads
-    launch_step(res, g.n, jump_init_kernel<W>, c);
+    launch_strided(res, g.n, jump_init_kernel, c);
     int const rounds = static_cast<int>(std::bit_width(static_cast<std::uint32_t>(g.n))) + 1;
-    for (int j = 0; j < rounds; ++j) launch_step(res, g.n, jump_kernel<W>, c, j);
-    launch_step(res, g.n, collect_jumped_kernel<W>, c);
+    for (int j = 0; j < rounds; ++j) launch_strided(res, g.n, jump_kernel, c, j);
+    launch_strided(res, g.n, collect_jumped_kernel, c);
     auto* total = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.ring", 2);
     DYNG_CUDA_TRY(cudaMemcpyAsync(total, c.ctr + c_inval, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                   stream_of(res)));
@@ -640,20 +612,20 @@ update_outcome update_typed(resources const& res, dyng::detail::graph_impl const
     finish(res, c, st, true, 0);
     return update_outcome::gave_up;
   }
-  launch_step(res, g.n, reset_kernel<W>, c);
-  launch_step(res, g.n, pull_kernel<W>, c);
+  launch_strided(res, g.n, reset_kernel, c);
+  launch_strided(res, g.n, pull_kernel, c);
   int const rounds = loop_in_groups(res, c.ctr + c_front, [&](int round) {
-    launch_step(res, g.n, round_kernel<W>, c, round, extra_for(round, c.pull_start, c.pull_doublings, c.pull_every));
+    launch_strided(res, g.n, round_kernel, c, round, extra_for(round, c.pull_start, c.pull_doublings, c.pull_every));
   });
-  launch_step(res, g.n, collect_kernel<W>, c);
-  launch_step(res, g.n, parents_touched_kernel<W>, c);
+  launch_strided(res, g.n, collect_kernel, c);
+  launch_strided(res, g.n, parents_touched_kernel, c);
   finish(res, c, st, true, static_cast<unsigned long long>(rounds));
   return update_outcome::updated;
 }
 
 bool int_weights(dyng::detail::graph_impl const& g)
 {
-  return std::holds_alternative<device_graph_store<std::int32_t>>(g.device->s);
+  return std::holds_alternative<device_graph_store<weight_t>>(g.device->s);
 }
 
 }  // namespace
@@ -671,20 +643,20 @@ void cuda_check_support(dyng::detail::graph_impl const& g, params const&, bool f
 
 void cuda_fused_compute(resources const& res, dyng::detail::graph_impl const& g, result& r)
 {
-  compute_typed<std::int32_t>(res, g, r, true);
+  run_compute(res, g, r, true);
 }
 void cuda_operators_compute(resources const& res, dyng::detail::graph_impl const& g, result& r)
 {
-  compute_typed<std::int32_t>(res, g, r, false);
+  run_compute(res, g, r, false);
 }
 update_outcome cuda_fused_update(resources const& res, dyng::detail::graph_impl const& g, result& r, std::int64_t above)
 {
-  return update_typed<std::int32_t>(res, g, r, above, true);
+  return run_update(res, g, r, above, true);
 }
 update_outcome cuda_operators_update(resources const& res, dyng::detail::graph_impl const& g, result& r,
                                      std::int64_t above)
 {
-  return update_typed<std::int32_t>(res, g, r, above, false);
+  return run_update(res, g, r, above, false);
 }
 
 namespace {
@@ -774,12 +746,8 @@ std::shared_ptr<device_result> clone(device_result const& d)
   c->n = d.n;
   c->max_weight = d.max_weight;
   c->writer = d.res.stream();  // the copies below run on the result's own stream
-  c->key = device_buffer<std::uint64_t>(d.res, d.key.size());
-  c->parent = device_buffer<vertex_t>(d.res, d.parent.size());
-  DYNG_CUDA_TRY(cudaMemcpyAsync(c->key.data(), d.key.data(), d.key.size() * sizeof(std::uint64_t),
-                                cudaMemcpyDeviceToDevice, stream_of(d.res)));
-  DYNG_CUDA_TRY(cudaMemcpyAsync(c->parent.data(), d.parent.data(), d.parent.size() * sizeof(vertex_t),
-                                cudaMemcpyDeviceToDevice, stream_of(d.res)));
+  c->key = dyng::detail::copy_of(d.res, d.key);
+  c->parent = dyng::detail::copy_of(d.res, d.parent);
   return c;
 }
 

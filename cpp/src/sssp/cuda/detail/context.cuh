@@ -17,6 +17,11 @@ using dyng::detail::device_adjacency_view;
 using dyng::detail::device_change_view;
 using dyng::detail::min_per_block;
 
+/// The engines' one weight type, not a template parameter: a packed key adds an arc's weight as
+/// an integer (extend), so float64 weights would need another key, not another instantiation,
+/// and float64 graphs are declined by name (cuda_check_support) for the CPU backends.
+using weight_t = std::int32_t;
+
 constexpr std::uint64_t unreachable_key = std::numeric_limits<std::uint64_t>::max();
 
 /// Phase boundaries of the fused kernels, stamped when a profiler is attached; the profiler gets
@@ -38,10 +43,9 @@ enum counter : int {
   n_counters = c_clock + p_count
 };
 
-template <class W>
 struct ctx {
-  device_adjacency_view<W> out, in;
-  device_change_view<W> changes;
+  device_adjacency_view<weight_t> out, in;
+  device_change_view<weight_t> changes;
   int k, objective, zbits;
   vertex_t n, source;
   std::uint64_t* key;
@@ -70,8 +74,7 @@ struct ctx {
 
 /// Stamps phase boundary `at` with the device clock (ns), from one thread: called right after a
 /// grid barrier, so every block has finished the phase before it.
-template <class W>
-__device__ inline void mark_phase(ctx<W> const& c, phase at)
+__device__ inline void mark_phase(ctx const& c, phase at)
 {
   if (!c.timed || blockIdx.x != 0 || threadIdx.x != 0) return;
   unsigned long long now;
@@ -93,10 +96,9 @@ __device__ inline vertex_t load_vertex(vertex_t const* p)
   return cuda::atomic_ref<vertex_t const, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
 }
 
-template <class W>
-__device__ inline std::uint64_t extend(std::uint64_t k, W w, int zbits)
+__device__ inline std::uint64_t extend(std::uint64_t k, weight_t w, int zbits)
 {
-  return k + (static_cast<std::uint64_t>(w) << zbits) + (w == W{0} ? 1u : 0u);
+  return k + (static_cast<std::uint64_t>(w) << zbits) + (w == weight_t{0} ? 1u : 0u);
 }
 
 /// Sets v's mark to `stamp`; true for the one thread that set it. One atomic, no load first:
@@ -124,8 +126,6 @@ __device__ inline int lanes_for(unsigned long long count,
   while (lanes < 32 && count * static_cast<unsigned long long>(lanes) * 2 <= threads) lanes *= 2;
   return lanes;
 }
-
-#define DYNG_GRID_LOOP(i, count) DYNG_GRID_STRIDE(i, static_cast<std::int64_t>(count))
 
 /// Passes over every vertex: a thread takes `pass_width` vertices at a time and issues their
 /// loads together, so a pass waits for n / (threads * pass_width) memory round trips rather than

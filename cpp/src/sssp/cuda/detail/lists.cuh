@@ -114,8 +114,7 @@ __device__ inline std::uint64_t* gathered_keys() { return gathered_side().key; }
 /// would, so only the heads no hop relaxed are claimed, at the flush (flush_claimed); that takes
 /// the claim's dependent atomic out of every hop. Heads past the list's capacity are claimed
 /// and appended at once either way.
-template <class W>
-__device__ inline void gather_improved(ctx<W> const& c, vertex_t y, std::uint64_t cand, std::uint32_t stamp,
+__device__ inline void gather_improved(ctx const& c, vertex_t y, std::uint64_t cand, std::uint32_t stamp,
                                        bool deferred, vertex_t* next, unsigned long long* next_count)
 {
   auto& improved = gathered(0);

@@ -6,10 +6,9 @@
 
 namespace dyng::sssp::detail {
 
-template <class W>
-__device__ void init_compute(ctx<W> const& c)
+__device__ inline void init_compute(ctx const& c)
 {
-  DYNG_GRID_LOOP(v, c.n)
+  DYNG_GRID_STRIDE(v, c.n)
   {
     c.key[v] = v == c.source ? 0 : unreachable_key;
     c.parent[v] = no_vertex;
@@ -61,20 +60,18 @@ __host__ __device__ inline round_extra extra_for(int r, int start, int doublings
   return (r - start - doublings) % every == 0 ? round_extra::pull_ancestors : round_extra::none;
 }
 
-template <class W>
-__device__ void double_ancestors(ctx<W> const& c);
-template <class W>
-__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
-                               vertex_t* next, unsigned long long* next_count);
+__device__ inline void double_ancestors(ctx const& c);
+__device__ inline void pull_ancestors(ctx const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
+                                      vertex_t* next, unsigned long long* next_count);
 
 /// Round r: the frontier of round r relaxes its out-arcs; improved heads that no local hop relaxed
 /// form round r + 1's (or the far list, `nf`). Marks the improved heads in `changed` unless it is null. `extra` runs in
 /// the same grid slot, before the local hops (which take the pulled vertices too).
 /// Returns the arcs this thread relaxed: the caller counts them once per propagation, since one
 /// more block-wide sum and atomic per round lengthened every round's chain.
-template <class W>
-__device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long long count, std::uint32_t* changed,
-                                          near_far const& nf = {}, round_extra extra = round_extra::none)
+__device__ inline unsigned long long relax_round(ctx const& c, int r, unsigned long long count,
+                                                 std::uint32_t* changed, near_far const& nf = {},
+                                                 round_extra extra = round_extra::none)
 {
   vertex_t const* cur = c.frontier[r & 1];
   vertex_t* next = c.frontier[(r + 1) & 1];
@@ -109,7 +106,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
       }
     }
   };
-  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
+  DYNG_GRID_STRIDE(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
     relax_arcs(x, load(&c.key[x]), static_cast<edge_t>(i % lanes), lanes);
@@ -165,8 +162,7 @@ __device__ unsigned long long relax_round(ctx<W> const& c, int r, unsigned long 
 
 /// Right after identify, before the reset: the old keys, and each vertex's parent as its ancestor
 /// (itself at the root); identify's count of lost tree arcs' heads for the reset (c_lost).
-template <class W>
-__device__ void init_ancestors(ctx<W> const& c)
+__device__ inline void init_ancestors(ctx const& c)
 {
   if (blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_lost] = load_count(&c.ctr[c_bfs + 0]);
   DYNG_PASS(base, c.n)
@@ -191,8 +187,7 @@ __device__ void init_ancestors(ctx<W> const& c)
 
 /// anc[v] = anc[anc[v]], in place: a word another thread advanced in the same pass only reaches
 /// further up, still along intact arcs.
-template <class W>
-__device__ void double_ancestors(ctx<W> const& c)
+__device__ inline void double_ancestors(ctx const& c)
 {
   DYNG_PASS(base, c.n)
   {
@@ -216,9 +211,8 @@ __device__ void double_ancestors(ctx<W> const& c)
 /// Every vertex pulls its ancestor's key plus the old tree path from it; an improved vertex joins
 /// round r + 1 (`stamp`, `next`) through the block's gathered list, with its key for local hops
 /// (gather_improved, `deferred` as the round's).
-template <class W>
-__device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
-                               vertex_t* next, unsigned long long* next_count)
+__device__ inline void pull_ancestors(ctx const& c, std::uint32_t stamp, bool deferred, std::uint32_t* changed,
+                                      vertex_t* next, unsigned long long* next_count)
 {
   DYNG_PASS(base, c.n)
   {
@@ -250,8 +244,7 @@ __device__ void pull_ancestors(ctx<W> const& c, std::uint32_t stamp, bool deferr
 /// Near-far, round r between phases: the far vertices of phase nf.phase whose keys are still at
 /// or above its bound (the ones below it were relaxed with their latest key since) form round
 /// r + 1's frontier; the next phase's far counters start afresh.
-template <class W>
-__device__ void split_far(ctx<W> const& c, int r, unsigned long long far, near_far const& nf)
+__device__ inline void split_far(ctx const& c, int r, unsigned long long far, near_far const& nf)
 {
   vertex_t* next = c.frontier[(r + 1) & 1];
   unsigned long long* next_count = &c.ctr[c_front + (r + 1) % 3];
@@ -262,7 +255,7 @@ __device__ void split_far(ctx<W> const& c, int r, unsigned long long far, near_f
   }
   auto& moved = gathered(0);
   moved.begin();
-  DYNG_GRID_LOOP(i, far)
+  DYNG_GRID_STRIDE(i, far)
   {
     vertex_t const v = c.seeds[i];
     if (load(&c.key[v]) >= nf.below) moved.add(v, next, next_count);

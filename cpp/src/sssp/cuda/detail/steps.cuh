@@ -10,8 +10,7 @@ namespace dyng::sssp::detail {
 /// The canonical parent of v from the final keys (docs/adr/0003).
 /// The in-arcs go four at a time with their loads issued together, so a road graph's vertex
 /// waits for two round trips (tails, then their keys) rather than two per arc.
-template <class W>
-__device__ void derive_parent(ctx<W> const& c, vertex_t v)
+__device__ inline void derive_parent(ctx const& c, vertex_t v)
 {
   constexpr int group = 4;
   std::uint64_t const kv = load(&c.key[v]);
@@ -20,7 +19,7 @@ __device__ void derive_parent(ctx<W> const& c, vertex_t v)
     edge_t const b = c.in.begin[v], end = b + c.in.degree[v];
     for (edge_t s = b; s < end; s += group) {
       vertex_t p[group];
-      W w[group];
+      weight_t w[group];
       std::uint64_t kp[group];
 #pragma unroll
       for (int j = 0; j < group; ++j)
@@ -39,17 +38,15 @@ __device__ void derive_parent(ctx<W> const& c, vertex_t v)
   c.parent[v] = best;
 }
 
-template <class W>
-__device__ void parents_of_all(ctx<W> const& c)
+__device__ inline void parents_of_all(ctx const& c)
 {
-  DYNG_GRID_LOOP(v, c.n) derive_parent(c, static_cast<vertex_t>(v));
+  DYNG_GRID_STRIDE(v, c.n) derive_parent(c, static_cast<vertex_t>(v));
 }
 
 /// Update, step 1: lost tree arcs invalidate their heads; every head of a changed arc is a seed.
-template <class W>
-__device__ void identify(ctx<W> const& c)
+__device__ inline void identify(ctx const& c)
 {
-  DYNG_GRID_LOOP(i, c.changes.size)
+  DYNG_GRID_STRIDE(i, c.changes.size)
   {
     vertex_t const u = c.changes.src[i], v = c.changes.dst[i];
     auto const kind = c.changes.kind[i];
@@ -65,8 +62,7 @@ __device__ void identify(ctx<W> const& c)
 }
 
 /// Update, step 2, level l: children (out-neighbours whose parent is the vertex) are invalid too.
-template <class W>
-__device__ void invalidate_level(ctx<W> const& c, int l)
+__device__ inline void invalidate_level(ctx const& c, int l)
 {
   vertex_t const* cur = c.frontier[l & 1];
   vertex_t* next = c.frontier[(l + 1) & 1];
@@ -77,7 +73,7 @@ __device__ void invalidate_level(ctx<W> const& c, int l)
   auto &invalid = gathered(0), &level = gathered(1);
   invalid.begin();
   level.begin();
-  DYNG_GRID_LOOP(i, count * static_cast<unsigned long long>(lanes))
+  DYNG_GRID_STRIDE(i, count * static_cast<unsigned long long>(lanes))
   {
     vertex_t const x = cur[i / lanes];
     edge_t const b = c.out.begin[x], d = c.out.degree[x];
@@ -110,8 +106,7 @@ __device__ inline std::uint64_t jump_word(std::uint32_t ancestor, bool flag)
   return flag ? (jump_flag | no_ancestor) : ancestor;  // a flagged vertex is decided
 }
 
-template <class W>
-__device__ void jump_init(ctx<W> const& c)
+__device__ inline void jump_init(ctx const& c)
 {
   DYNG_PASS(base, c.n)
   {
@@ -134,8 +129,7 @@ __device__ void jump_init(ctx<W> const& c)
 /// Jump round j: every undecided vertex jumps once; the ones still undecided are counted for the
 /// next round (ring c_jump, the frontier ring's protocol). A round after one that left none
 /// returns at once (the operators engine launches a fixed number of rounds).
-template <class W>
-__device__ void jump_round(ctx<W> const& c, int j)
+__device__ inline void jump_round(ctx const& c, int j)
 {
   if (load_count(&c.ctr[c_jumped]) != 0) return;
   if (j > 0 && load_count(&c.ctr[c_jump + j % 3]) == 0) {
@@ -172,8 +166,7 @@ __device__ void jump_round(ctx<W> const& c, int j)
 }
 
 /// After the jumps: every flagged vertex not listed yet joins the invalidated list.
-template <class W>
-__device__ void collect_jumped(ctx<W> const& c)
+__device__ inline void collect_jumped(ctx const& c)
 {
   auto& invalid = gathered(0);
   invalid.begin();
@@ -200,14 +193,13 @@ __device__ void collect_jumped(ctx<W> const& c)
 }
 
 /// Update, step 3: reset the invalidated vertices; they are seeds too.
-template <class W>
-__device__ void reset_invalid(ctx<W> const& c)
+__device__ inline void reset_invalid(ctx const& c)
 {
   auto const count = load_count(&c.ctr[c_inval]);
   auto const lost_heads = c.pull_start > 0 ? static_cast<std::int64_t>(load_count(&c.ctr[c_lost])) : 0;
   auto& seeds = gathered(0);
   seeds.begin();
-  DYNG_GRID_LOOP(i, count)
+  DYNG_GRID_STRIDE(i, count)
   {
     vertex_t const v = c.inval[i];
     if (i < lost_heads) c.anc[v] = v;  // its tree arc is gone: a chain's top
@@ -219,14 +211,13 @@ __device__ void reset_invalid(ctx<W> const& c)
 }
 
 /// Update, step 4: seeds pull their best key over their in-arcs; improved ones start round 0.
-template <class W>
-__device__ void pull_seeds(ctx<W> const& c)
+__device__ inline void pull_seeds(ctx const& c)
 {
   auto const count = load_count(&c.ctr[c_seeds]);
   auto& improved = gathered(0);
   improved.begin();
   unsigned long long relaxed = 0;
-  DYNG_GRID_LOOP(i, count)
+  DYNG_GRID_STRIDE(i, count)
   {
     vertex_t const v = c.seeds[i];
     if (v == c.source) continue;
@@ -247,17 +238,16 @@ __device__ void pull_seeds(ctx<W> const& c)
 }
 
 /// Update, step 6: the vertices whose parent can change: seeds, changed keys and their out-neighbours.
-template <class W>
-__device__ void collect_touched(ctx<W> const& c)
+__device__ inline void collect_touched(ctx const& c)
 {
   auto const seeds = load_count(&c.ctr[c_seeds]);
   auto& touched = gathered(0);
   touched.begin();
-  DYNG_GRID_LOOP(i, seeds)
+  DYNG_GRID_STRIDE(i, seeds)
   {
     if (claim(c.touched_mark, c.seeds[i], c.gen)) touched.add(c.seeds[i], c.touched, &c.ctr[c_touched]);
   }
-  DYNG_GRID_LOOP(i, c.n)  // the changed keys: one pass over their marks
+  DYNG_GRID_STRIDE(i, c.n)  // the changed keys: one pass over their marks
   {
     auto const x = static_cast<vertex_t>(i);
     if (c.changed_mark[x] != c.gen) continue;
@@ -271,11 +261,10 @@ __device__ void collect_touched(ctx<W> const& c)
   touched.flush(c.touched, &c.ctr[c_touched]);
 }
 
-template <class W>
-__device__ void parents_of_touched(ctx<W> const& c)
+__device__ inline void parents_of_touched(ctx const& c)
 {
   auto const count = load_count(&c.ctr[c_touched]);
-  DYNG_GRID_LOOP(i, count) derive_parent(c, c.touched[i]);
+  DYNG_GRID_STRIDE(i, count) derive_parent(c, c.touched[i]);
 }
 
 }  // namespace dyng::sssp::detail
