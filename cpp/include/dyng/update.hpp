@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/error.hpp"  // what update and every family throw, for their callers to catch
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/batch.hpp"
@@ -16,7 +17,7 @@ namespace dyng {
 
 /// What every dynamic result shares: the graph identity and version it matches, and the hooks
 /// `dyng::update` drives. Results of every family derive from it.
-class result_base {
+class DYNG_EXPORT result_base {
  public:
   virtual ~result_base() = default;
 
@@ -72,8 +73,8 @@ class result_base {
 };
 
 namespace detail {
-commit_stats update_all(resources const& res, graph& g, batch const& b,
-                        std::span<result_base* const> results);
+DYNG_EXPORT commit_stats update_all(resources const& res, graph& g, batch const& b,
+                                    std::span<result_base* const> results);
 }
 
 /// Commits `b` to `g` once and updates every result on `g`, consistently.
