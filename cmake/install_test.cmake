@@ -23,7 +23,8 @@ function(run what)
 endfunction()
 
 run("install into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(file include/dyng/sssp/sssp.hpp include/dyng/update.hpp share/doc/dyng/LICENSE)
+foreach(file include/dyng/sssp/sssp.hpp include/dyng/update.hpp include/dyng/core/export.hpp
+             share/doc/dyng/LICENSE)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "install_test.cmake: ${prefix}/${file} was not installed")
   endif()

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/error.hpp"  // what update and every family throw, for their callers to catch
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/batch.hpp"
@@ -32,7 +33,7 @@ struct result_hooks;
 ///
 /// Not copyable (a copy would look current without being updated along): `clone()` makes a deep
 /// copy, a move leaves an empty result that matches no graph.
-class result_base {
+class DYNG_EXPORT result_base {
  public:
   virtual ~result_base() = default;
 
@@ -111,7 +112,8 @@ struct result_hooks {
 ///         nothing has changed. A failure after the commit (cycle_count's counts past 2^64 - 1,
 ///         a cuda_error) leaves that result stale, with the graph holding the batch; the other
 ///         results are still updated, and the first such failure is rethrown.
-commit_stats update(resources const& res, graph& g, batch const& b, std::span<result_base* const> results);
+DYNG_EXPORT commit_stats update(resources const& res, graph& g, batch const& b,
+                               std::span<result_base* const> results);
 
 /// As above, for results named in the call: `dyng::update(res, g, b, distances, cycles)`.
 template <class... Results>

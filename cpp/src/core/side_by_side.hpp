@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "dyng/core/resources.hpp"
+#include "core/test_export.hpp"
 
 namespace dyng::detail {
 
@@ -14,6 +15,7 @@ namespace dyng::detail {
 /// so far, and `res`'s stream ordered after all of them. The side resources are kept by `res`
 /// (copies of `res` share them) and reused by later calls. The first exception thrown by a piece
 /// is rethrown once every piece has ended. CUDA builds only; `res` must be CUDA resources.
-void side_by_side(resources const& res, std::size_t count, std::function<void(std::size_t, resources const&)> const& work);
+DYNG_TEST_EXPORT void side_by_side(resources const& res, std::size_t count,
+                                   std::function<void(std::size_t, resources const&)> const& work);
 
 }  // namespace dyng::detail

@@ -5,6 +5,7 @@
 // scratch, and checked histogram arithmetic. The bounded search itself is in search.hpp.
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 
 #include "dyng/core/error.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
+#include "core/test_export.hpp"
 #include "graph/graph_impl.hpp"
 
 namespace dyng::cycle_count {
@@ -292,6 +294,12 @@ decltype(auto) with_weight_type(graph_impl const& g, F&& f)
   if (std::holds_alternative<dyng::detail::graph_store<std::int32_t>>(g.store)) return f(std::int32_t{});
   return f(double{});
 }
+
+/// The draws of generate_batch (generate.cpp), written out as libstdc++ makes them:
+/// uniform_int_distribution<uint64>(lo, hi)(rng) and std::shuffle (the tests compare them).
+DYNG_TEST_EXPORT std::uint64_t uniform(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi);
+template <class T>
+DYNG_TEST_EXPORT void shuffle(std::vector<T>& a, std::mt19937_64& rng);
 
 }  // namespace detail
 }  // namespace dyng::cycle_count

@@ -23,6 +23,7 @@
 
 #include "dyng/core/types.hpp"
 #include "dyng/graph/graph.hpp"
+#include "core/test_export.hpp"
 
 namespace dyng::detail {
 
@@ -159,13 +160,13 @@ struct device_rows {
 /// family calls (the "graph.commit" stage; one commit, one version). device_commit: its device
 /// steps on the graph's arrays, as device_commit of a batch is graph::commit's (no version).
 commit_stats device_commit(resources const& res, graph_impl& g, device_rows const& rows);
-commit_stats graph_commit_device_rows(resources const& res, graph& g, device_rows const& rows);
+DYNG_TEST_EXPORT commit_stats graph_commit_device_rows(resources const& res, graph& g, device_rows const& rows);
 /// Defined in CUDA builds only: the directed int32 graph graph::from_edges builds from m arcs
 /// (duplicates::error), built from arcs already in device memory without a host crossing
 /// (mosp's combined graph): row order and slack as the host lays them out. The caller vouches for
 /// the arcs: ids in [0, n), no arc twice, weights (row-major, k per arc) non-negative.
-graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* src,
-                             vertex_t const* dst, std::int32_t const* weights);
+DYNG_TEST_EXPORT graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m,
+                                              vertex_t const* src, vertex_t const* dst, std::int32_t const* weights);
 /// Defined in CUDA builds only: graph::from_edges with CUDA resources after its checks, built on
 /// the device (the host build's arrays, duplicate policy and refusal wording).
 std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src,
@@ -183,7 +184,7 @@ std::uint64_t next_graph_id() noexcept;
 /// arc u->v of insertion j existed before the batch and the weight in column c of its first
 /// copy is greater after the batch than before (every row of the same edge gets the same
 /// flags; a new arc gets 0). See docs/adr/0002.
-std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch const& b);
+DYNG_TEST_EXPORT std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch const& b);
 
 /// A graph's size against the machine, before its arrays are allocated: with overcommit an
 /// allocation of more than memory holds succeeds and its pages fill in for minutes (or the
@@ -194,13 +195,13 @@ std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch c
 /// `bytes` fit the memory the process may use (the physical memory, or its control group's limit
 /// when lower; or it is unknown), else the words for a message, "take 34.4 GB, this machine has
 /// 25.3 GB".
-double build_bytes(std::int64_t n, bool directed) noexcept;
-std::string memory_shortfall(double bytes);
+DYNG_TEST_EXPORT double build_bytes(std::int64_t n, bool directed) noexcept;
+DYNG_TEST_EXPORT std::string memory_shortfall(double bytes);
 /// The memory the process may use: the physical memory, or the lowest limit read from
 /// `cgroup_limits` (a control group's, a container's: past it the process is killed, however much
 /// the machine has) when lower; "max" or a missing file is no limit. 0: unknown.
-double usable_memory(std::initializer_list<char const*> cgroup_limits = {"/sys/fs/cgroup/memory.max",
-                                                                          "/sys/fs/cgroup/memory/memory.limit_in_bytes"});
+DYNG_TEST_EXPORT double usable_memory(std::initializer_list<char const*> cgroup_limits = {
+    "/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"});
 
 /// Whether a weight is one an int32 graph holds: an integer in [0, 2^31 - 1] (NaN is not).
 inline bool int32_weight(double w) noexcept

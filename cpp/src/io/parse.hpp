@@ -12,6 +12,7 @@
 
 #include "dyng/core/types.hpp"
 #include "dyng/io/io.hpp"
+#include "core/test_export.hpp"
 
 namespace dyng::io::detail {
 
@@ -61,25 +62,26 @@ edge_list parse_tntp(std::string_view text, std::string_view name, parse_options
 edge_list parse_mosp_csr(std::string_view row_ptr, std::string_view col_ind, std::string_view values,
                          std::string_view const (&names)[3], parse_options const& opts);
 /// Dispatch for a single-text format (not mosp_csr, not automatic).
-edge_list parse_text(std::string_view text, std::string_view name, io::format f,
-                     parse_options const& opts);
+DYNG_TEST_EXPORT edge_list parse_text(std::string_view text, std::string_view name, io::format f,
+                                      parse_options const& opts);
 
 /// The TruCy edge-list / Matrix Market reader (temporal.cpp).
 temporal_edge_list parse_temporal_edge_list(std::string_view text, std::string_view name);
 
 /// Guess a format from the text itself (the first meaningful line).
-io::format sniff_format(std::string_view text) noexcept;
+DYNG_TEST_EXPORT io::format sniff_format(std::string_view text) noexcept;
 /// The format named by a file name's extension (`.gz` stripped); automatic if unknown.
 io::format format_from_name(std::string_view file_name) noexcept;
 
 /// The bytes of a file. @throws io_error naming the path and a remedy.
-std::string read_file(std::filesystem::path const& path);
+DYNG_TEST_EXPORT std::string read_file(std::filesystem::path const& path);
 /// The text of `bytes` as every reader sees it: itself, or its gzip decompression into `storage`
 /// (by magic bytes), less a leading UTF-8 byte order mark (EF BB BF).
 /// Refuses gzip data whose text would not fit `memory_bytes` (the memory the process may use,
 /// dyng::detail::usable_memory(); 0: unknown, no limit) before filling it.
-std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
-std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage, double memory_bytes);
+DYNG_TEST_EXPORT std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
+DYNG_TEST_EXPORT std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage,
+                                          double memory_bytes);
 
 /// How a batch row's id becomes a vertex: id - offset, or, `compacted`, the id's place in `table`
 /// (ascending file ids, as temporal_edge_list::ids).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dyng/sssp/sssp.hpp"
+#include "core/test_export.hpp"
 #include "graph/graph_impl.hpp"
 
 namespace dyng::sssp {
@@ -207,26 +208,26 @@ void adopt_writer(device_result& d, resources const& res) noexcept;
 /// Sets the invalidation levels the CUDA engines walk before pointer jumping decides the rest
 /// (process-wide; tests use it to run both paths on small graphs); returns the previous value.
 /// Declared in every build, defined in CUDA builds.
-int cuda_walk_levels(int levels) noexcept;
+DYNG_TEST_EXPORT int cuda_walk_levels(int levels) noexcept;
 /// Sets the invalidation level width past which the fused CUDA engine jumps at once (0: the
 /// default, from n); returns the previous value. Same rules as cuda_walk_levels.
-long long cuda_jump_width(long long width) noexcept;
+DYNG_TEST_EXPORT long long cuda_jump_width(long long width) noexcept;
 /// Sets the fused CUDA compute's near-far step in largest weights (0: no split, Bellman-Ford
 /// order); returns the previous value. Same rules as cuda_walk_levels.
-int cuda_near_far_factor(int factor) noexcept;
+DYNG_TEST_EXPORT int cuda_near_far_factor(int factor) noexcept;
 /// Caps the fused CUDA kernels' grid at `blocks` blocks (0: no cap; sanitizer runs use a small
 /// one); returns the previous value. Same rules as cuda_walk_levels.
-int cuda_fused_blocks(int blocks) noexcept;
+DYNG_TEST_EXPORT int cuda_fused_blocks(int blocks) noexcept;
 /// Sets the hops a block of the CUDA engines takes on its own in a small round (0: none; the
 /// fused engine's rounds and the operators engine's update rounds);
 /// returns the previous value. Same rules as cuda_walk_levels.
-int cuda_local_hops(int hops) noexcept;
+DYNG_TEST_EXPORT int cuda_local_hops(int hops) noexcept;
 /// Sets the fused CUDA update's ancestor pulls: the round whose pass first doubles the ancestors
 /// (0: no pulls), the doubling rounds, and the rounds between pulls after them; each returns the
 /// previous value. Same rules as cuda_walk_levels.
-int cuda_pull_start(int round) noexcept;
-int cuda_pull_doublings(int rounds) noexcept;
-int cuda_pull_every(int rounds) noexcept;
+DYNG_TEST_EXPORT int cuda_pull_start(int round) noexcept;
+DYNG_TEST_EXPORT int cuda_pull_doublings(int rounds) noexcept;
+DYNG_TEST_EXPORT int cuda_pull_every(int rounds) noexcept;
 
 }  // namespace detail
 }  // namespace dyng::sssp

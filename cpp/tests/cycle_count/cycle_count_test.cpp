@@ -24,12 +24,6 @@
 #include "dyng/io/io.hpp"
 #include "dyng/sssp/sssp.hpp"
 
-namespace dyng::cycle_count::detail {
-std::uint64_t uniform(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi);
-template <class T>
-void shuffle(std::vector<T>& a, std::mt19937_64& rng);
-}  // namespace dyng::cycle_count::detail
-
 namespace {
 
 using namespace dyng;

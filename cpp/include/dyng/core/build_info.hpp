@@ -3,6 +3,8 @@
 /// `dyng.show_config()` reports it. Facts of the build only; no device is queried.
 #include <string_view>
 
+#include "dyng/core/export.hpp"
+
 namespace dyng {
 
 struct build_info {
@@ -17,6 +19,6 @@ struct build_info {
 };
 
 /// This library's build_info.
-[[nodiscard]] build_info library_build() noexcept;
+[[nodiscard]] DYNG_EXPORT build_info library_build() noexcept;
 
 }  // namespace dyng

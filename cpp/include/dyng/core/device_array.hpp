@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 
 namespace dyng {
@@ -32,7 +33,7 @@ struct device_array {
 /// An owned device copy of a device array: the snapshot an interop layer hands out, so that a
 /// later update of the result never changes what a consumer reads. Made on the array's stream
 /// (after the work enqueued there) and freed on that stream, which must outlive the copy.
-class device_array_copy {
+class DYNG_EXPORT device_array_copy {
  public:
   /// @throws not_supported without the CUDA backend; cuda_error when out of device memory.
   explicit device_array_copy(device_array const& a);
@@ -69,14 +70,14 @@ namespace cuda_interop {
 
 /// Makes `consumer` wait for the work enqueued on `a.stream` so far (an event recorded there and
 /// waited on by `consumer`); the host does not block. Nothing to do when both are one stream.
-void order_after(device_array const& a, cuda_stream consumer);
+DYNG_EXPORT void order_after(device_array const& a, cuda_stream consumer);
 
 /// Copies `a` into host memory at `dst` (a.size elements) on `a.stream`, then waits for it.
-void copy_to_host(device_array const& a, void* dst);
+DYNG_EXPORT void copy_to_host(device_array const& a, void* dst);
 
 /// Copies `bytes` of device (or managed) memory at `src` to host memory at `dst`, on the legacy
 /// default stream of `device` (ordered after every blocking stream's work), then waits.
-void copy_device_to_host(int device, void const* src, std::size_t bytes, void* dst);
+DYNG_EXPORT void copy_device_to_host(int device, void const* src, std::size_t bytes, void* dst);
 
 }  // namespace cuda_interop
 }  // namespace dyng

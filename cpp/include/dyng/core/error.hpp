@@ -4,55 +4,57 @@
 #include <stdexcept>
 #include <string>
 
+#include "dyng/core/export.hpp"
+
 namespace dyng {
 
 /// Base of every error dyng throws; itself a std::exception (through std::runtime_error only).
-class error : public std::runtime_error {
+class DYNG_EXCEPTION_EXPORT error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 /// A caller-supplied value is invalid (ids out of range, negative weight, wrong shape...).
-class invalid_argument : public error {
+class DYNG_EXCEPTION_EXPORT invalid_argument : public error {
  public:
   using error::error;
 };
 
 /// The request is valid but no engine or backend can serve it (the message names the rule).
-class not_supported : public error {
+class DYNG_EXCEPTION_EXPORT not_supported : public error {
  public:
   using error::error;
 };
 
 /// A file could not be opened, read or parsed; the message names the file and line.
-class io_error : public error {
+class DYNG_EXCEPTION_EXPORT io_error : public error {
  public:
   using error::error;
 };
 
 /// A result no longer matches its graph (the graph was committed to without updating it).
-class stale_result : public invalid_argument {
+class DYNG_EXCEPTION_EXPORT stale_result : public invalid_argument {
  public:
   using invalid_argument::invalid_argument;
 };
 
 /// A CUDA runtime call failed; the message names the call, the code and a remedy.
-class cuda_error : public error {
+class DYNG_EXCEPTION_EXPORT cuda_error : public error {
  public:
   using error::error;
 };
 
 /// An internal invariant was broken: a bug in dyng, never a user error.
-class logic_error : public error {
+class DYNG_EXCEPTION_EXPORT logic_error : public error {
  public:
   using error::error;
 };
 
 namespace detail {
 /// " [cpp/src/...:line]": the source location errors end with.
-std::string source_tag(char const* file, int line);
-[[noreturn]] void throw_invalid_argument(char const* file, int line, std::string const& msg);
-[[noreturn]] void throw_logic_error(char const* file, int line, std::string const& msg);
+DYNG_EXPORT std::string source_tag(char const* file, int line);
+[[noreturn]] DYNG_EXPORT void throw_invalid_argument(char const* file, int line, std::string const& msg);
+[[noreturn]] DYNG_EXPORT void throw_logic_error(char const* file, int line, std::string const& msg);
 }  // namespace detail
 
 }  // namespace dyng

@@ -5,11 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "dyng/core/export.hpp"
+
 namespace dyng {
 
 enum class log_level : int { trace = 0, debug = 1, info = 2, warn = 3, error = 4, off = 5 };
 
-std::string_view to_string(log_level level) noexcept;
+DYNG_EXPORT std::string_view to_string(log_level level) noexcept;
 
 /// A logger: a level threshold and a sink. Thread-safe to call; set the sink before sharing.
 class logger {

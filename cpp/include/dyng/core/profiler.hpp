@@ -9,9 +9,11 @@
 #include <string>
 #include <string_view>
 
+#include "dyng/core/export.hpp"
+
 namespace dyng {
 
-class profiler {
+class DYNG_EXPORT profiler {
  public:
   struct stage_stats {
     std::uint64_t calls = 0;

@@ -10,6 +10,7 @@
 
 struct CUstream_st;  // cudaStream_t without the CUDA headers: public headers include none
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/log.hpp"
 #include "dyng/core/profiler.hpp"
 #include "dyng/core/workspace.hpp"
@@ -18,7 +19,7 @@ namespace dyng {
 
 enum class backend { sequential, openmp, cuda };
 
-std::string_view to_string(backend b) noexcept;
+DYNG_EXPORT std::string_view to_string(backend b) noexcept;
 
 /// A CUDA stream as C++ reads a `cudaStream_t`: default-constructed, the per-thread default
 /// stream (`cudaStreamPerThread`); from a handle, that stream, where 0 (nullptr) is the legacy
@@ -36,7 +37,7 @@ class cuda_stream {
   bool per_thread_ = true;
 };
 
-class resources {
+class DYNG_EXPORT resources {
  public:
   /// One thread, no parallel runtime.
   static resources sequential();
@@ -91,8 +92,8 @@ class resources {
 };
 
 /// Whether this build has the OpenMP backend.
-bool openmp_available() noexcept;
+DYNG_EXPORT bool openmp_available() noexcept;
 /// Whether this build has the CUDA backend (a device may still be missing at run time).
-bool cuda_available() noexcept;
+DYNG_EXPORT bool cuda_available() noexcept;
 
 }  // namespace dyng

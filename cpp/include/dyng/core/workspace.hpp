@@ -10,9 +10,11 @@
 #include <string_view>
 #include <type_traits>
 
+#include "dyng/core/export.hpp"
+
 namespace dyng {
 
-class workspace {
+class DYNG_EXPORT workspace {
  public:
   /// `count` elements of scratch for `slot`, contents unspecified (left from the last use).
   /// Memory grows (by 1.5x at least) and never shrinks until `release()`.

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/batch.hpp"
 #include "dyng/graph/graph.hpp"
@@ -45,7 +46,7 @@ struct stats {
   std::string engine;           ///< id of the engine that ran
 };
 
-class result final : public result_base {
+class DYNG_EXPORT result final : public result_base {
  public:
   /// Entry L is the number of cycles of length L; entries 0 and 1 are always 0. Size k + 1, or
   /// n + 1 when unbounded or k > n (no simple cycle is longer), and at least 3.
@@ -89,7 +90,7 @@ class result final : public result_base {
 /// @throws invalid_argument (k < 2 and not `unbounded`, unknown engine id, graph and resources
 ///         in different places); not_supported (a
 ///         multigraph, a pinned engine that declines, or a count above 2^64-1).
-[[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
+[[nodiscard]] DYNG_EXPORT result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
 /// Batch rules are the graph's (`batch_semantics::set`): deleting an absent edge is an error
@@ -98,7 +99,7 @@ class result final : public result_base {
 /// @throws stale_result, invalid_argument, not_supported (no engine for these resources, or a
 ///         multigraph): nothing has changed. not_supported if a count would exceed 2^64-1
 ///         during the update: the graph has changed and `r` is stale (recompute it).
-stats update(resources const& res, graph& g, batch const& b, result& r);
+DYNG_EXPORT stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// The cycles themselves (`list_cycles`), at most a cap of them, CSR-like: cycle i is
 /// `vertices[offsets[i] .. offsets[i + 1])`.
@@ -140,18 +141,20 @@ inline constexpr std::int64_t max_listed_cycles = (std::int64_t{1} << 31) - 1;
 /// so about two to three counts. docs/adr/0007, "Listing cycles".
 /// @throws invalid_argument (k as `compute`, max_cycles outside [1, max_listed_cycles], an
 ///         unknown engine); not_supported (as `compute`).
-[[nodiscard]] cycle_list list_cycles(resources const& res, graph const& g, params const& p, std::int64_t max_cycles);
+[[nodiscard]] DYNG_EXPORT cycle_list list_cycles(resources const& res, graph const& g, params const& p,
+                                               std::int64_t max_cycles);
 
 /// The same for `r`'s k and engine, reusing its histogram (no count): `r` must be current for
 /// `g` (e.g. after `dyng::update`). @throws stale_result if it is not; otherwise as above.
-[[nodiscard]] cycle_list list_cycles(resources const& res, graph const& g, result const& r, std::int64_t max_cycles);
+[[nodiscard]] DYNG_EXPORT cycle_list list_cycles(resources const& res, graph const& g, result const& r,
+                                               std::int64_t max_cycles);
 
 /// Recounts `g` with an independent brute-force enumerator and compares. Returns "" when equal,
 /// else the first differing length. Exponential: for tests and small graphs.
-[[nodiscard]] std::string verify(graph const& g, result const& r);
+[[nodiscard]] DYNG_EXPORT std::string verify(graph const& g, result const& r);
 
 /// Ids of the engines in the family's manifest for `res`'s backend, in ranking order.
-[[nodiscard]] std::vector<std::string> engines(resources const& res);
+[[nodiscard]] DYNG_EXPORT std::vector<std::string> engines(resources const& res);
 
 /// The batch generator of the original DynTruCy code (`generate_batch`), reproduced so that its
 /// batches can be regenerated bit for bit: `deletions` distinct existing arcs and `insertions`
@@ -167,6 +170,6 @@ struct generator_options {
 /// @throws invalid_argument if more deletions are asked than the graph has arcs, or more
 ///         insertions than there are absent arcs (within the window), as the original does, or
 ///         if the window is outside [1, n].
-[[nodiscard]] batch generate_batch(graph const& g, generator_options const& o);
+[[nodiscard]] DYNG_EXPORT batch generate_batch(graph const& g, generator_options const& o);
 
 }  // namespace dyng::cycle_count

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dyng/core/error.hpp"
+#include "dyng/core/export.hpp"
 #include "dyng/core/types.hpp"
 
 namespace dyng {
@@ -39,13 +40,13 @@ enum class missing_edge { error, ignore };
 /// The three lists a batch keeps its rows in.
 enum class batch_list : std::uint8_t { deletion, insertion, weight_change };
 /// "deletion", "insertion" or "weight change", as messages name a row's list.
-[[nodiscard]] char const* list_name(batch_list list) noexcept;
+[[nodiscard]] DYNG_EXPORT char const* list_name(batch_list list) noexcept;
 
 /// A commit refused one row of a batch. `list()` and `row()` locate it (0-based, in the order
 /// rows were added to that list), so a caller that read the batch from a file can name the
 /// line; `problem()` says which rule it broke; the message says what is wrong and the remedy.
 /// Nothing changed.
-class batch_row_error : public invalid_argument {
+class DYNG_EXCEPTION_EXPORT batch_row_error : public invalid_argument {
  public:
   enum class kind : std::uint8_t {
     vertex_out_of_range,  ///< an id is not one of the graph's vertices
@@ -66,7 +67,7 @@ class batch_row_error : public invalid_argument {
   kind problem_;
 };
 
-class batch {
+class DYNG_EXPORT batch {
  public:
   /// A batch for graphs with `k` weight columns.
   /// @throws invalid_argument if k < 1.

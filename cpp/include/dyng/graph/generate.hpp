@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dyng/core/export.hpp"
 #include "dyng/graph/batch.hpp"
 #include "dyng/graph/graph.hpp"
 
@@ -28,6 +29,6 @@ struct random_batch_options {
 /// no more deletions than it has edges nor more insertions than it has free pairs).
 /// @throws invalid_argument if insert_fraction is outside [0, 1], the weights are invalid, or
 ///         the semantics are batch_semantics::mosp on an undirected graph (no commit takes it).
-[[nodiscard]] batch random_batch(graph const& g, random_batch_options const& opts);
+[[nodiscard]] DYNG_EXPORT batch random_batch(graph const& g, random_batch_options const& opts);
 
 }  // namespace dyng

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/core/types.hpp"
 #include "dyng/graph/batch.hpp"
@@ -56,10 +57,10 @@ class graph;
 namespace detail {
 struct graph_impl;
 /// A graph around arrays a builder inside libdyng laid out (the device build, graph_impl.hpp).
-graph make_graph(std::unique_ptr<graph_impl> impl) noexcept;
+DYNG_EXPORT graph make_graph(std::unique_ptr<graph_impl> impl) noexcept;
 }
 
-class graph {
+class DYNG_EXPORT graph {
  public:
   /// Builds a graph with `n` vertices from arcs src[i] -> dst[i] and row-major weights (k per
   /// arc; empty means every weight 1). The weight type is that of `weights`' overload and must

@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/core/types.hpp"
 #include "dyng/graph/batch.hpp"
@@ -37,10 +38,10 @@ enum class format {
   mosp_csr,       ///< the MOSP codes' CSR triplet in a directory (graphCsr{RowPtr,ColInd,Values}.txt)
 };
 
-[[nodiscard]] std::string_view to_string(format f) noexcept;
+[[nodiscard]] DYNG_EXPORT std::string_view to_string(format f) noexcept;
 /// "dimacs"/"gr", "snap"/"txt"/"edges", "matrix_market"/"mtx", "csv"/"tsv", "tntp",
 /// "mosp_csr"/"mosp"/"csr", "automatic"/"auto"; nullopt otherwise.
-[[nodiscard]] std::optional<format> parse_format(std::string_view name) noexcept;
+[[nodiscard]] DYNG_EXPORT std::optional<format> parse_format(std::string_view name) noexcept;
 
 /// The fixed default seed for generated weights (see `read_options::random_weight_seed`).
 inline constexpr std::uint64_t default_weight_seed = 42;
@@ -96,20 +97,20 @@ struct graph_file {
 /// @throws io_error (missing file, malformed text, count mismatch, id out of range, negative
 ///         weight, an unknown TNTP column, a repeated arc with `duplicates = error`);
 ///         invalid_argument (bad options, e.g. k < 1).
-[[nodiscard]] graph_file read_graph(resources const& res, std::filesystem::path const& path,
-                                    read_options const& opts = {});
+[[nodiscard]] DYNG_EXPORT graph_file read_graph(resources const& res, std::filesystem::path const& path,
+                                                read_options const& opts = {});
 
 /// As `read_graph`, from bytes in memory (text or gzip). With `format::automatic` the format
 /// comes from `name`'s extension, else from the content. `name` is used in messages. The MOSP
 /// triplet needs three files: use `read_graph` on a directory.
-[[nodiscard]] graph_file read_graph_from_memory(resources const& res, std::string_view bytes,
-                                                read_options const& opts = {},
-                                                std::string_view name = "<memory>");
+[[nodiscard]] DYNG_EXPORT graph_file read_graph_from_memory(resources const& res, std::string_view bytes,
+                                                            read_options const& opts = {},
+                                                            std::string_view name = "<memory>");
 
 /// The format `read_graph` would use for `path` with `format::automatic`, judged by its name
 /// only (a directory, or a file of the triplet in a directory holding all three, is mosp_csr);
 /// automatic when the extension is unknown.
-[[nodiscard]] format format_from_path(std::filesystem::path const& path);
+[[nodiscard]] DYNG_EXPORT format format_from_path(std::filesystem::path const& path);
 
 /// The line (1-based) each row of a batch was read from, per list, in the batch's order: the
 /// place to name when a row is refused later (at commit).
@@ -123,41 +124,45 @@ struct batch_lines {
 /// for deletions and weight changes of absent edges. With `lines`, records each row's line.
 /// @throws io_error naming the line (malformed row, weight count != k, negative weight, id below
 ///         id_offset); invalid_argument if k < 1.
-[[nodiscard]] batch read_batch(std::filesystem::path const& path, int k,
-                               batch_semantics semantics = batch_semantics::set,
-                               std::int64_t id_offset = 0, missing_edge policy = missing_edge::error,
-                               batch_lines* lines = nullptr);
-[[nodiscard]] batch read_batch_from_memory(std::string_view bytes, int k,
+[[nodiscard]] DYNG_EXPORT batch read_batch(std::filesystem::path const& path, int k,
                                            batch_semantics semantics = batch_semantics::set,
-                                           std::int64_t id_offset = 0,
-                                           std::string_view name = "<memory>",
-                                           missing_edge policy = missing_edge::error,
+                                           std::int64_t id_offset = 0, missing_edge policy = missing_edge::error,
                                            batch_lines* lines = nullptr);
+[[nodiscard]] DYNG_EXPORT batch read_batch_from_memory(std::string_view bytes, int k,
+                                                       batch_semantics semantics = batch_semantics::set,
+                                                       std::int64_t id_offset = 0,
+                                                       std::string_view name = "<memory>",
+                                                       missing_edge policy = missing_edge::error,
+                                                       batch_lines* lines = nullptr);
 
 /// As `read_batch`, for a graph whose vertex v is the file id `ids[v]` (ascending, as
 /// `temporal_edge_list::ids`: signed 64-bit ids, compacted): each row's ids are looked up there.
 /// @throws io_error naming the line of an id absent from `ids` (a batch cannot add vertices),
 ///         besides read_batch's.
-[[nodiscard]] batch read_compacted_batch(std::filesystem::path const& path, int k, std::span<std::int64_t const> ids,
-                                         batch_semantics semantics = batch_semantics::set,
-                                         missing_edge policy = missing_edge::error, batch_lines* lines = nullptr);
-[[nodiscard]] batch read_compacted_batch_from_memory(std::string_view bytes, int k, std::span<std::int64_t const> ids,
+[[nodiscard]] DYNG_EXPORT batch read_compacted_batch(std::filesystem::path const& path, int k,
+                                                     std::span<std::int64_t const> ids,
                                                      batch_semantics semantics = batch_semantics::set,
-                                                     std::string_view name = "<memory>",
                                                      missing_edge policy = missing_edge::error,
                                                      batch_lines* lines = nullptr);
+[[nodiscard]] DYNG_EXPORT batch read_compacted_batch_from_memory(std::string_view bytes, int k,
+                                                                 std::span<std::int64_t const> ids,
+                                                                 batch_semantics semantics = batch_semantics::set,
+                                                                 std::string_view name = "<memory>",
+                                                                 missing_edge policy = missing_edge::error,
+                                                                 batch_lines* lines = nullptr);
 
 /// `b` with every weight multiplied by `scale` and rounded as `read_options::weight_scale` does
 /// (the batch for a graph read with that scale); rows and their order unchanged.
 /// @throws invalid_argument if scale is not finite and > 0; batch_row_error naming the first
 ///         row with a scaled weight beyond int32.
-[[nodiscard]] batch scale_weights(batch const& b, double scale);
+[[nodiscard]] DYNG_EXPORT batch scale_weights(batch const& b, double scale);
 
 /// Reads the MOSP codes' batch files (`insert.txt`: `u v w0..w(k-1)`, `delete.txt`: `u v`;
 /// 0-based, integer weights) into a batch with `batch_semantics::mosp`. An empty path means
 /// "no such file" (no rows of that kind). With `lines`, records each row's line in its file.
-[[nodiscard]] batch read_mosp_batch(std::filesystem::path const& insert_path,
-                                    std::filesystem::path const& delete_path, int k, batch_lines* lines = nullptr);
+[[nodiscard]] DYNG_EXPORT batch read_mosp_batch(std::filesystem::path const& insert_path,
+                                                std::filesystem::path const& delete_path, int k,
+                                                batch_lines* lines = nullptr);
 
 /// An edge list read by the rules of the TruCy/DynTruCy codes (the cycle_count family's inputs;
 /// docs/io.md): `#`/`%` comments, blanks or commas between fields, `u v [timestamp]` with signed
@@ -165,7 +170,7 @@ struct batch_lines {
 /// ascending order, repeated arcs merged with their timestamps; or a Matrix Market coordinate
 /// file (first line `%%MatrixMarket`), whose symmetric, skew-symmetric and hermitian entries
 /// stand for both arcs and whose diagonal is dropped.
-struct temporal_edge_list {
+struct DYNG_EXPORT temporal_edge_list {
   std::vector<std::int64_t> ids;            ///< ids[v]: the file id of vertex v (ascending)
   std::vector<vertex_t> src, dst;           ///< distinct arcs sorted by (src, dst), no self-loops
   std::vector<std::int64_t> event_offsets;  ///< arc i's timestamps: [event_offsets[i], [i+1])
@@ -181,32 +186,32 @@ struct temporal_edge_list {
 /// Reads an edge list or Matrix Market file by the TruCy rules (text or gzip).
 /// @throws io_error `path:line: expected ..., got '...'` (a malformed id or timestamp, a 4th
 ///         field, a bad Matrix Market banner or size line, more than 2^31-1 vertices).
-[[nodiscard]] temporal_edge_list read_temporal_edge_list(std::filesystem::path const& path);
-[[nodiscard]] temporal_edge_list read_temporal_edge_list_from_memory(std::string_view bytes,
-                                                                     std::string_view name = "<memory>");
+[[nodiscard]] DYNG_EXPORT temporal_edge_list read_temporal_edge_list(std::filesystem::path const& path);
+[[nodiscard]] DYNG_EXPORT temporal_edge_list read_temporal_edge_list_from_memory(std::string_view bytes,
+                                                                                 std::string_view name = "<memory>");
 
 /// Distances as the sssp family returns them: int64 for int32 weights, float64 for float64.
 using distance_array = std::variant<std::vector<std::int64_t>, std::vector<double>>;
 
 /// Reads `v d` lines (`v INF` for unreachable: INT64_MAX or +inf), 0-based, each vertex once;
 /// n = the number of lines.
-[[nodiscard]] distance_array read_distances(std::filesystem::path const& path,
-                                            dyng::weight_type weights = dyng::weight_type::int32);
+[[nodiscard]] DYNG_EXPORT distance_array read_distances(std::filesystem::path const& path,
+                                                        dyng::weight_type weights = dyng::weight_type::int32);
 /// Reads `v p` lines (p = -1 for the source and unreachable vertices), each vertex once.
-[[nodiscard]] std::vector<vertex_t> read_parents(std::filesystem::path const& path);
+[[nodiscard]] DYNG_EXPORT std::vector<vertex_t> read_parents(std::filesystem::path const& path);
 
 // ---- writers: plain text, or gzip when the path ends in `.gz`; each throws io_error when the
 // ---- file cannot be written.
 
 /// Creates `directory` and its parents if missing. @throws io_error naming it (a file in the
 /// way, no permission) with the system's reason.
-void make_directories(std::filesystem::path const& directory);
+DYNG_EXPORT void make_directories(std::filesystem::path const& directory);
 
 /// `v d` per vertex, `v INF` for infinity (INT64_MAX or +inf): the MOSP codes'
 /// distancesOriginal.txt / distancesUpdated.txt. Floats in shortest round-trip form.
-void write_distances(std::filesystem::path const& path, std::span<std::int64_t const> distances);
-void write_distances(std::filesystem::path const& path, std::span<double const> distances);
-void write_distances(std::filesystem::path const& path, distance_array const& distances);
+DYNG_EXPORT void write_distances(std::filesystem::path const& path, std::span<std::int64_t const> distances);
+DYNG_EXPORT void write_distances(std::filesystem::path const& path, std::span<double const> distances);
+DYNG_EXPORT void write_distances(std::filesystem::path const& path, distance_array const& distances);
 inline void write_distances(std::filesystem::path const& path, std::vector<std::int64_t> const& distances)
 {
   write_distances(path, std::span<std::int64_t const>(distances));
@@ -216,27 +221,27 @@ inline void write_distances(std::filesystem::path const& path, std::vector<doubl
   write_distances(path, std::span<double const>(distances));
 }
 /// `v p` per vertex (SSSPTreeOriginal.txt / SSSPTreeUpdated.txt).
-void write_parents(std::filesystem::path const& path, std::span<vertex_t const> parents);
+DYNG_EXPORT void write_parents(std::filesystem::path const& path, std::span<vertex_t const> parents);
 /// `v c0 c1 .. c(k-1)` per vertex from row-major costs (k per vertex), `INF` for infinity
 /// (INT64_MAX or +inf): the mosp family's path costs (combinedGraph/mospCosts.txt; docs/mosp.md).
 /// @throws invalid_argument if k < 1 or costs.size() is not a multiple of k.
-void write_path_costs(std::filesystem::path const& path, std::span<std::int64_t const> costs, int k);
-void write_path_costs(std::filesystem::path const& path, std::span<double const> costs, int k);
+DYNG_EXPORT void write_path_costs(std::filesystem::path const& path, std::span<std::int64_t const> costs, int k);
+DYNG_EXPORT void write_path_costs(std::filesystem::path const& path, std::span<double const> costs, int k);
 
 /// Writes graphCsrRowPtr.txt, graphCsrColInd.txt and graphCsrValues.txt (k weights per line,
 /// space-separated) into `directory` (created if missing), byte for byte as the MOSP codes do.
 /// @throws invalid_argument if the csr's sizes disagree with k; not_supported for a float64
 /// weight that is not an integer in [0, 2^31 - 1] (the format's readers refuse it), before
 /// anything is written.
-void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k);
+DYNG_EXPORT void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k);
 /// Writes a batch as the MOSP codes' insert.txt (`u v w..`) and delete.txt (`u v`); weight
 /// changes are written as insertions (which is what they are under the MOSP rules).
 /// @throws not_supported for a weight that is not an integer in [0, 2^31 - 1], before anything
 /// is written.
-void write_mosp_batch(std::filesystem::path const& insert_path,
-                      std::filesystem::path const& delete_path, batch const& b);
+DYNG_EXPORT void write_mosp_batch(std::filesystem::path const& insert_path,
+                                  std::filesystem::path const& delete_path, batch const& b);
 /// Writes a batch in the CLI's text format (ids + id_offset).
-void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t id_offset = 0);
+DYNG_EXPORT void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t id_offset = 0);
 
 struct write_options {
   /// automatic: from the extension (as for reading). tntp cannot be written.
@@ -249,19 +254,20 @@ struct write_options {
 /// triplet into the directory `path`.
 /// @throws not_supported (tntp, or k > 1 for dimacs / matrix_market); invalid_argument (format
 ///         automatic and an extension that names none: mosp_csr is never guessed); io_error.
-void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts = {});
+DYNG_EXPORT void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts = {});
 
 /// A cycle histogram (entry L = cycles of length L) in the TruCy codes' text, byte for byte:
 /// `# cycle_size, num_of_cycles`, one `L, count` line per non-zero length in ascending order,
 /// then `Total, sum`. @throws not_supported if the sum exceeds 2^64-1.
-[[nodiscard]] std::string format_cycle_histogram(std::span<std::uint64_t const> histogram);
-void write_cycle_histogram(std::filesystem::path const& path, std::span<std::uint64_t const> histogram);
+[[nodiscard]] DYNG_EXPORT std::string format_cycle_histogram(std::span<std::uint64_t const> histogram);
+DYNG_EXPORT void write_cycle_histogram(std::filesystem::path const& path, std::span<std::uint64_t const> histogram);
 
 /// Fills `out` with independent uniform integers in [lo, hi] from splitmix64 seeded with `seed`:
 /// x_i = splitmix64 step i, value = lo + ((x_i >> 32) * (hi - lo + 1) >> 32). Portable: the
 /// same on every platform and standard library (docs/io.md lists the first values for seed 42).
 /// @throws invalid_argument unless lo <= hi.
-void fill_random_weights(std::uint64_t seed, std::span<std::int32_t> out, std::int32_t lo = generated_weight_min,
-                         std::int32_t hi = generated_weight_max);
+DYNG_EXPORT void fill_random_weights(std::uint64_t seed, std::span<std::int32_t> out,
+                                     std::int32_t lo = generated_weight_min,
+                                     std::int32_t hi = generated_weight_max);
 
 }  // namespace dyng::io

@@ -43,6 +43,7 @@
 #include <variant>
 #include <vector>
 
+#include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -85,7 +86,7 @@ struct stats {
   std::string engine;                 ///< id of the sssp engine that ran the trees
 };
 
-class result final : public result_base {
+class DYNG_EXPORT result final : public result_base {
  public:
   using cost_array = std::variant<std::vector<std::int64_t>, std::vector<double>>;
 
@@ -158,18 +159,18 @@ class result final : public result_base {
 ///         pref not of K values or a value < 1, lcm(pref) * (K + 1) beyond the weight type, an
 ///         unknown engine id, graph and resources in different places); not_supported (from the
 ///         sssp family, e.g. an engine of another backend). Nothing is returned half-built.
-[[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
+[[nodiscard]] DYNG_EXPORT result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
 /// @throws stale_result, invalid_argument (a bad batch; params() naming another source,
 ///         objectives, preferences or engine), not_supported (no engine for these resources):
 ///         nothing has changed.
-stats update(resources const& res, graph& g, batch const& b, result& r);
+DYNG_EXPORT stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// Checks `r` against a from-scratch sequential compute on `g`, element by element (the K trees,
 /// the combined graph's arcs and weights, the MOSP tree, the costs). Returns an empty string
 /// when equal, else the first difference. For tests, `dyng mosp --verify` and benchmarks.
-[[nodiscard]] std::string verify(graph const& g, result const& r);
+[[nodiscard]] DYNG_EXPORT std::string verify(graph const& g, result const& r);
 
 /// Writes the original's output layout into `directory` (created if missing):
 /// `obj<c>/distances<suffix>.txt`, `obj<c>/SSSPTree<suffix>.txt` for each objective's weight
@@ -179,6 +180,6 @@ stats update(resources const& res, graph& g, batch const& b, result& r);
 /// @throws io_error if a file cannot be written, or a directory has a file's name; `directory`
 /// is then as it was (the files are renamed into place once all are written and none of their
 /// names is a directory's).
-void write_files(std::string const& directory, result const& r, std::string_view suffix = "Updated");
+DYNG_EXPORT void write_files(std::string const& directory, result const& r, std::string_view suffix = "Updated");
 
 }  // namespace dyng::mosp

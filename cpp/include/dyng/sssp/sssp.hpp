@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "dyng/core/device_array.hpp"
+#include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/update.hpp"
@@ -77,7 +78,7 @@ struct stats {
   std::string engine;            ///< id of the engine that ran
 };
 
-class result final : public result_base {
+class DYNG_EXPORT result final : public result_base {
  public:
   using distance_array = std::variant<std::vector<std::int64_t>, std::vector<double>>;
 
@@ -148,29 +149,29 @@ class result final : public result_base {
 ///         unknown engine id, graph and resources in different places: one on a device, the
 ///         other not, or two devices); not_supported (a pinned engine that declines, naming its
 ///         rule).
-[[nodiscard]] result compute(resources const& res, graph const& g, params const& p);
+[[nodiscard]] DYNG_EXPORT result compute(resources const& res, graph const& g, params const& p);
 
 /// Commits `b` to `g` and updates `r` (same as `dyng::update(res, g, b, r)`); returns its stats.
 /// @throws stale_result, invalid_argument (a bad batch; params() naming another source or
 ///         objective, or out of range), not_supported (no engine for these resources): nothing
 ///         has changed.
-stats update(resources const& res, graph& g, batch const& b, result& r);
+DYNG_EXPORT stats update(resources const& res, graph& g, batch const& b, result& r);
 
 /// Adopts distances and parents computed elsewhere: they must be the exact shortest paths of
 /// `g`, checked against a sequential recompute (so adopting costs one). With `canonicalize`,
 /// parents are replaced by the canonical rule's; without, they must already follow it. Host
 /// graphs and CPU resources only.
 /// @throws invalid_argument naming the first vertex that breaks the rule, or for CUDA resources.
-[[nodiscard]] result from_arrays(resources const& res, graph const& g, params const& p,
-                                 result::distance_array distances, std::vector<vertex_t> parents,
-                                 bool canonicalize);
+[[nodiscard]] DYNG_EXPORT result from_arrays(resources const& res, graph const& g, params const& p,
+                                             result::distance_array distances, std::vector<vertex_t> parents,
+                                             bool canonicalize);
 
 /// Checks `r` against a sequential Dijkstra on `g`, element by element (distances and the
 /// canonical parents). Returns an empty string when equal, else a description of the first
 /// mismatch. For tests, `dyng sssp --verify` and benchmarks.
-[[nodiscard]] std::string verify(graph const& g, result const& r);
+[[nodiscard]] DYNG_EXPORT std::string verify(graph const& g, result const& r);
 
 /// Ids of the engines in the family's manifest, in ranking order for `res`'s backend.
-[[nodiscard]] std::vector<std::string> engines(resources const& res);
+[[nodiscard]] DYNG_EXPORT std::vector<std::string> engines(resources const& res);
 
 }  // namespace dyng::sssp

@@ -13,6 +13,7 @@
 
 #include "dyng/core/error.hpp"
 #include "dyng/core/resources.hpp"
+#include "core/test_export.hpp"
 
 namespace dyng::detail {
 
@@ -20,7 +21,7 @@ namespace dyng::detail {
 /// sticky error state where CUDA allows. cudaErrorInitializationError names fork (a child
 /// forked after the parent used CUDA) and the spawn/forkserver remedy; a missing kernel image
 /// names the device's compute capability and the architectures this build has.
-[[noreturn]] void throw_cuda_error(cudaError_t err, char const* call, char const* file, int line);
+[[noreturn]] DYNG_TEST_EXPORT void throw_cuda_error(cudaError_t err, char const* call, char const* file, int line);
 
 }  // namespace dyng::detail
 
@@ -33,12 +34,12 @@ namespace dyng::detail {
 namespace dyng::detail {
 
 /// The resources' stream as a cudaStream_t (the per-thread default stream is cudaStreamPerThread).
-cudaStream_t stream_of(resources const& r) noexcept;
+DYNG_TEST_EXPORT cudaStream_t stream_of(resources const& r) noexcept;
 /// `s` as a cudaStream_t (cudaStreamPerThread, cudaStreamLegacy or the handle).
 cudaStream_t to_cuda(cuda_stream s) noexcept;
 
 /// Makes the resources' device current for a scope and restores the caller's device after.
-class device_guard {
+class DYNG_TEST_EXPORT device_guard {
  public:
   explicit device_guard(resources const& r);
   explicit device_guard(int device);
@@ -60,15 +61,15 @@ struct device_info {
   bool cooperative_launch = false;  ///< false under MPS/MIG setups that refuse it, or old devices
   std::size_t total_memory = 0;
 };
-device_info const& info(resources const& r);
+DYNG_TEST_EXPORT device_info const& info(resources const& r);
 
 /// How many calls share the device with a call on these resources: 1, or the count of a
 /// side_by_side() whose side these are. Kernels that size their grid to the device divide it.
-int device_sharing(resources const& r);
+DYNG_TEST_EXPORT int device_sharing(resources const& r);
 
 /// Untyped stream-ordered allocation on the resources' device and stream.
-void* device_allocate(resources const& r, std::size_t bytes);
-void device_free(resources const& r, void* p) noexcept;
+DYNG_TEST_EXPORT void* device_allocate(resources const& r, std::size_t bytes);
+DYNG_TEST_EXPORT void device_free(resources const& r, void* p) noexcept;
 
 /// Device memory from the device's stream-ordered pool, allocated and freed on the resources'
 /// stream (cudaMallocAsync / cudaFreeAsync). Move-only. Contents uninitialized. Holds a copy of
@@ -129,7 +130,7 @@ device_buffer<T> copy_of(resources const& r, device_buffer<T> const& d)
 /// Device scratch cached per resources object by slot: grows (1.5x at least), never shrinks,
 /// so steady-state calls allocate nothing. Contents unspecified. Valid until the next call for
 /// the same slot with a larger size.
-void* device_scratch(resources const& r, std::string_view slot, std::size_t bytes);
+DYNG_TEST_EXPORT void* device_scratch(resources const& r, std::string_view slot, std::size_t bytes);
 /// `count` elements of T, at least one (a kernel argument is never null, also for an empty list).
 template <class T>
 T* device_scratch(resources const& r, std::string_view slot, std::size_t count)
@@ -138,7 +139,7 @@ T* device_scratch(resources const& r, std::string_view slot, std::size_t count)
 }
 
 /// Pinned host scratch cached per resources object by slot (status words, counters read back).
-void* pinned_scratch(resources const& r, std::string_view slot, std::size_t bytes);
+DYNG_TEST_EXPORT void* pinned_scratch(resources const& r, std::string_view slot, std::size_t bytes);
 template <class T>
 T* pinned_scratch(resources const& r, std::string_view slot, std::size_t count)
 {
@@ -146,7 +147,7 @@ T* pinned_scratch(resources const& r, std::string_view slot, std::size_t count)
 }
 
 /// Waits for the resources' stream.
-void synchronize(resources const& r);
+DYNG_TEST_EXPORT void synchronize(resources const& r);
 
 /// Orders `waiter` after the work enqueued on `writer` so far, without the host waiting: an
 /// event recorded on `writer` and waited for on `waiter` (a fresh one per call, released at

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/cuda/cuda.cuh"
+#include "core/test_export.hpp"
 
 namespace dyng::detail {
 
@@ -44,10 +45,10 @@ struct cuda_state {
 void cuda_init(resources const& r);
 
 /// The state of a resources::cuda object. @throws logic_error for other backends.
-cuda_state& state_of(resources const& r);
+DYNG_TEST_EXPORT cuda_state& state_of(resources const& r);
 
 /// throw_cuda_error with a sentence of context (sizes, the device...) before the remedy.
-[[noreturn]] void throw_cuda_error(cudaError_t err, char const* call, char const* file, int line,
-                                   std::string const& context);
+[[noreturn]] DYNG_TEST_EXPORT void throw_cuda_error(cudaError_t err, char const* call, char const* file, int line,
+                                                    std::string const& context);
 
 }  // namespace dyng::detail
