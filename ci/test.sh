@@ -2,7 +2,8 @@
 # The test command of the README, and what CI runs (.ci/run):
 #   1. ci/deps.sh            installs missing Debian packages
 #   2. preset dev            configure, build, ctest -L cpu (Debug, -Werror)
-#   3. preset asan           the same with AddressSanitizer + UBSan
+#   3. preset asan           the same with AddressSanitizer + UBSan, libdyng shared (so that
+#                            every test links through its exports, ADR 0014)
 #   4. preset cuda-ci        only when nvcc is found: the CUDA backend compiled for sm_90 (Debug,
 #                            -Werror), ctest of every label (gpu tests skip without a device)
 #   5. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
@@ -27,7 +28,7 @@ bash ci/deps.sh
 step "dev: configure, build, test"
 cmake --workflow --preset dev 2>&1 | tee -a "$log"
 
-step "asan: configure, build, test with ASan + UBSan"
+step "asan: configure, build, test with ASan + UBSan and a shared libdyng"
 cmake --workflow --preset asan 2>&1 | tee -a "$log"
 
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
