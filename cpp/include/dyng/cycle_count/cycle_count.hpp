@@ -33,7 +33,9 @@ namespace dyng::cycle_count {
 inline constexpr int unbounded = -1;
 
 struct params {
-  int k = 3;                ///< longest cycle counted, >= 2, or `unbounded`
+  /// Longest cycle counted, >= 2, or `unbounded` (TruCy's k; not `graph::k()`, the graph's
+  /// weight columns, which cycle counts ignore).
+  int k = 3;
   std::string engine = {};  ///< pin an engine by id (see `engines()`); empty: ranked
 };
 
