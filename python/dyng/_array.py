@@ -73,13 +73,13 @@ class Array:
         """Host memory: the array; device memory: a read-only host copy, kept."""
         a = self._a
         if a is None:
-            a = self._a = _read_only(self._d.to_host())
+            a = self._a = _read_only(self._d.to_host().reshape(self._d.shape))
         return a
 
     # ---- metadata (no element read)
     @property
     def shape(self) -> tuple[int, ...]:
-        return (int(self._d.size),) if self._d is not None else tuple(self._host().shape)
+        return tuple(self._d.shape) if self._d is not None else tuple(self._host().shape)
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -89,7 +89,7 @@ class Array:
 
     @property
     def ndim(self) -> int:
-        return 1 if self._d is not None else int(self._host().ndim)
+        return len(self._d.shape) if self._d is not None else int(self._host().ndim)
 
     @property
     def size(self) -> int:
@@ -157,7 +157,7 @@ class Array:
         # The interface's stream values: 1 the legacy default stream, 2 the per-thread one.
         stream = 2 if s is None else (1 if s == 0 else int(s))
         return {
-            "shape": (int(d.size),),
+            "shape": tuple(d.shape),
             "typestr": self.dtype.str,
             "data": (int(d.ptr), True),
             "version": 3,
@@ -224,7 +224,7 @@ class Array:
 
     # ---- sequence behaviour (NumPy's semantics: scalars are NumPy scalars), through the host copy
     def __len__(self) -> int:
-        return int(self._d.size) if self._d is not None else len(self._host())
+        return int(self._d.shape[0]) if self._d is not None else len(self._host())
 
     def __getitem__(self, index: Any) -> Any:
         item = self._host()[index]

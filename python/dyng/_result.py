@@ -77,6 +77,17 @@ class ResultBase:
                 a = self._cache[name] = made if isinstance(made, Array) else Array(made)
         return a
 
+    def _device_or_host(self, name: str, device: Callable[[], Any], host: Callable[[], Any]) -> Array:
+        """``_array`` of a device copy for a CUDA result (no host round trip; ``device()`` makes
+        the native snapshot), else of the host array ``host()`` makes."""
+
+        def make() -> Any:
+            if self._r.on_device:
+                return Array._on_device(device(), tuple(self._graph._streams))
+            return host()
+
+        return self._array(name, make)
+
     def _update(self, batch: Any, resources: Resources | None, native_update: Callable[..., Any]) -> Any:
         """Commits ``batch`` to the graph and updates this result with ``native_update`` (the
         family's native update); returns its native stats. Nothing changes on an error."""

@@ -330,7 +330,9 @@ def generate_batch(graph: Graph, deletions: int = 0, insertions: int = 0, *, see
 def _rebuild_result(graph: Graph, k: int | None, engine: str | None, histogram: Any) -> Result:
     r = compute(graph, k, resources=Resources.sequential())
     if engine:
-        r._r.set_engine(engine)
+        p = r._r.params
+        p.engine = engine
+        r._r.set_params(p)
     if r.histogram.tolist() != list(histogram.tolist()):
         raise InternalError("cycle_count: the unpickled graph counts differently from the pickled result")
     return r

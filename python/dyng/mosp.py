@@ -109,17 +109,17 @@ class Result(ResultBase):
         weights, float64 for float64; 0 at the source; the largest int64 or +inf when
         unreachable)."""
         k = self.num_objectives
-        return self._array("costs", lambda: self._r.costs().reshape(-1, k))
+        return self._device_or_host("costs", self._r.device_costs, lambda: self._r.costs().reshape(-1, k))
 
     @property
     def parents(self) -> Array:
         """The MOSP tree: parent of each vertex, -1 for the source and unreachable vertices."""
-        return self._array("parents", self._r.combined_parents)
+        return self._device_or_host("parents", lambda: self._r.device_combined(True), self._r.combined_parents)
 
     @property
     def distances(self) -> Array:
         """The MOSP tree's distances on the combined graph, in units of 1/:attr:`lcm`."""
-        return self._array("distances", self._r.combined_distances)
+        return self._device_or_host("distances", lambda: self._r.device_combined(False), self._r.combined_distances)
 
     def _objective(self, i: int) -> int:
         if not is_int(i) or not 0 <= i < self.num_objectives:
@@ -129,12 +129,14 @@ class Result(ResultBase):
     def tree_distances(self, i: int) -> Array:
         """Distances of objective i's sssp tree (weight column ``objectives[i]``)."""
         i = self._objective(i)
-        return self._array(f"tree_distances{i}", lambda: self._r.tree_distances(i))
+        return self._device_or_host(f"tree_distances{i}", lambda: self._r.device_tree(i, False),
+                                    lambda: self._r.tree_distances(i))
 
     def tree_parents(self, i: int) -> Array:
         """Parents of objective i's sssp tree (the sssp family's canonical tree)."""
         i = self._objective(i)
-        return self._array(f"tree_parents{i}", lambda: self._r.tree_parents(i))
+        return self._device_or_host(f"tree_parents{i}", lambda: self._r.device_tree(i, True),
+                                    lambda: self._r.tree_parents(i))
 
     def combined_graph(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[Any]]:
         """The combined graph as (offsets, targets, weights (m, K + 1)) host copies: column 0 the

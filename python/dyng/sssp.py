@@ -81,13 +81,7 @@ class Result(ResultBase):
 
     def _tree_array(self, name: str) -> Array:
         """distances or parents: a device copy for a CUDA result (no host round trip)."""
-
-        def make() -> Any:
-            if self._r.on_device:
-                return Array._on_device(getattr(self._r, "device_" + name)(), tuple(self._graph._streams))
-            return getattr(self._r, name)()
-
-        return self._array(name, make)
+        return self._device_or_host(name, getattr(self._r, "device_" + name), getattr(self._r, name))
 
     @property
     def distances(self) -> Array:

@@ -92,7 +92,8 @@ void bind_mosp(nb::module_& m);
 void bind_io(nb::module_& m);
 void bind_device(nb::module_& m);
 
-/// A device snapshot (python/src/device.cpp's DeviceArray) of a CUDA result's array.
-nb::object device_snapshot_of(device_array const& a);
+/// A device snapshot (python/src/device.cpp's DeviceArray) of a CUDA result's array: 1-D, or
+/// row-major with `columns` columns (mosp's n x K costs) when columns > 0.
+nb::object device_snapshot_of(device_array const& a, std::int64_t columns = 0);
 
 }  // namespace dyng::python

@@ -38,7 +38,9 @@ void bind_cycle_count(nb::module_& m)
       .def("total", &cycle_count::result::total)
       .def_prop_ro("max_length", &cycle_count::result::max_length)
       .def_prop_ro("params", [](cycle_count::result const& r) { return r.params(); })
-      .def("set_engine", &cycle_count::result::set_engine, nb::arg("engine"))
+      .def(
+          "set_params", [](cycle_count::result& r, cycle_count::params const& p) { r.params() = p; },
+          nb::arg("params"), "Replaces the params (only the engine changes later updates; k is fixed).")
       .def_prop_ro("last_stats", &cycle_count::result::last_stats)
       .def("clone", &cycle_count::result::clone);
 

@@ -44,7 +44,15 @@ struct device_snapshot {
   // so an exported tensor that outlives its dyng.Array keeps the stream too.
   nb::object keep;
   std::shared_ptr<device_array_copy> copy;
+  std::int64_t columns = 0;  // 0: 1-D; else rows of this many columns
   [[nodiscard]] device_array const& view() const { return copy->view(); }
+  [[nodiscard]] std::vector<std::size_t> shape() const
+  {
+    auto const size = static_cast<std::size_t>(view().size);
+    if (columns == 0) return {size};
+    auto const c = static_cast<std::size_t>(columns);
+    return {size / c, c};
+  }
 };
 
 /// A NumPy copy of `a`, made on its writer's stream without the GIL.
@@ -61,14 +69,14 @@ nb::object host_copy(device_array const& a)
 
 }  // namespace
 
-nb::object device_snapshot_of(device_array const& a)
+nb::object device_snapshot_of(device_array const& a, std::int64_t columns)
 {
   std::shared_ptr<device_array_copy> copy;
   {
     nb::gil_scoped_release release;
     copy = std::make_shared<device_array_copy>(a);
   }
-  return nb::cast(device_snapshot{nb::none(), std::move(copy)});
+  return nb::cast(device_snapshot{nb::none(), std::move(copy), columns});
 }
 
 void bind_device(nb::module_& m)
@@ -81,6 +89,13 @@ void bind_device(nb::module_& m)
           "share", [](device_snapshot& d) { d.copy->shared_with_other_streams(); },
           "Marks the memory as handed to a consumer with streams of its own (freed after the device's work).")
       .def_prop_ro("size", [](device_snapshot const& d) { return d.view().size; })
+      .def_prop_ro(
+          "shape",
+          [](device_snapshot const& d) {
+            auto const shape = d.shape();
+            return shape.size() == 1 ? nb::make_tuple(shape[0]) : nb::make_tuple(shape[0], shape[1]);
+          },
+          "(n,), or (rows, columns) for mosp's costs.")
       .def_prop_ro("dtype", [](device_snapshot const& d) { return std::string(dtype_name(d.view().type)); })
       .def_prop_ro("device", [](device_snapshot const& d) { return d.view().device; })
       .def_prop_ro("stream", [](device_snapshot const& d) { return from_stream(d.view().stream); },
@@ -108,10 +123,12 @@ void bind_device(nb::module_& m)
             auto& snapshot = nb::cast<device_snapshot&>(self);
             snapshot.copy->shared_with_other_streams();
             auto const& a = snapshot.view();
-            std::size_t shape[1] = {static_cast<std::size_t>(a.size)};
-            // Read-only (DLPack >= 1.0 says so); the snapshot stays alive while the export does.
-            using export_t = nb::ndarray<nb::array_api, nb::ro, nb::ndim<1>>;
-            return export_t(a.data, 1, shape, self, nullptr, dlpack_dtype(a.type), nb::device::cuda::value, a.device);
+            auto const shape = snapshot.shape();
+            // Read-only (DLPack >= 1.0 says so), C-contiguous; the snapshot stays alive while the
+            // export does.
+            using export_t = nb::ndarray<nb::array_api, nb::ro, nb::c_contig>;
+            return export_t(a.data, shape.size(), shape.data(), self, nullptr, dlpack_dtype(a.type),
+                            nb::device::cuda::value, a.device);
           },
           "The memory as a nanobind ndarray (DLPack export, read-only).");
 

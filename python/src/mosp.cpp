@@ -19,6 +19,11 @@ nb::object distances_of(sssp::result const& r)
   return std::visit([](auto const& v) { return nb::cast(snapshot_copy(std::span(v))); }, r.distance_data());
 }
 
+nb::object device_tree_array(sssp::result const& t, bool parents)
+{
+  return device_snapshot_of(parents ? t.device_parents() : t.device_distances());
+}
+
 }  // namespace
 
 void bind_mosp(nb::module_& m)
@@ -68,6 +73,17 @@ void bind_mosp(nb::module_& m)
                               r.cost_data());
           },
           "A NumPy copy of the path costs, row-major n x K (int64 for int32 weights, float64).")
+      .def_prop_ro("on_device", &mosp::result::on_device)
+      .def(
+          "device_costs", [](mosp::result const& r) { return device_snapshot_of(r.device_costs(), r.num_objectives()); },
+          "A device copy of the costs, n x K (CUDA results only).")
+      .def(
+          "device_tree", [](mosp::result const& r, int i, bool parents) { return device_tree_array(r.tree(i), parents); },
+          nb::arg("i"), nb::arg("parents"), "A device copy of objective i's distances or parents (CUDA results only).")
+      .def(
+          "device_combined",
+          [](mosp::result const& r, bool parents) { return device_tree_array(r.combined_tree(), parents); },
+          nb::arg("parents"), "A device copy of the MOSP tree's distances or parents (CUDA results only).")
       .def(
           "tree_distances", [](mosp::result const& r, int i) { return distances_of(r.tree(i)); },
           nb::arg("i"))

@@ -120,13 +120,19 @@ def test_mosp_equals_sequential(cuda: dyng.Resources, seed: int) -> None:
     gs, gc_ = both(300, 2000, seed, cuda, k=3)
     rs = dyng.mosp.compute(gs, 0, resources=SEQ)
     rc = dyng.mosp.compute(gc_, 0, resources=cuda)
-    for name in ("costs", "parents", "distances"):
-        equal(getattr(rs, name), getattr(rc, name))
+
+    def same() -> None:
+        for name in ("costs", "parents", "distances"):
+            equal(getattr(rs, name), getattr(rc, name))
+        for i in range(3):
+            equal(rs.tree_distances(i), rc.tree_distances(i))
+            equal(rs.tree_parents(i), rc.tree_parents(i))
+
+    same()
     b = dyng.Batch.random(gs, 100, seed=seed)
     dyng.mosp.update(rs, b, resources=SEQ)
     dyng.mosp.update(rc, b, resources=cuda)
-    for name in ("costs", "parents", "distances"):
-        equal(getattr(rs, name), getattr(rc, name))
+    same()
 
 
 # ---- device arrays
@@ -160,6 +166,26 @@ def test_device_array_metadata_copies_and_interface(cuda: dyng.Resources) -> Non
     with pytest.raises(BufferError):
         d.__dlpack__(stream=1, max_version=(1, 0), copy=True)
     np.testing.assert_array_equal(np.from_dlpack(d, device="cpu"), host)  # dl_device=(1, 0): a host copy
+
+
+def test_mosp_arrays_are_device_arrays(cuda: dyng.Resources) -> None:
+    g = random_graph(120, 600, 3, cuda, k=3)
+    r = dyng.mosp.compute(g, 0, resources=cuda)
+    c = r.costs
+    assert c.device == "cuda:0" and c.shape == (120, 3) and c.ndim == 2 and c.size == 360 and len(c) == 120
+    assert c.dtype == np.int64
+    cai = c.__cuda_array_interface__
+    assert cai["shape"] == (120, 3) and cai["typestr"] == "<i8" and cai["strides"] is None
+    host = c.to_numpy()
+    assert host.shape == (120, 3) and (host[0] == 0).all()
+    np.testing.assert_array_equal(np.from_dlpack(c, device="cpu"), host)
+    for a in (r.parents, r.distances, r.tree_parents(1), r.tree_distances(2)):
+        assert a.device == "cuda:0" and a.shape == (120,)
+    kept = c.to_numpy(copy=True)
+    dyng.mosp.update(r, dyng.Batch.random(g, 50, seed=2), resources=cuda)
+    np.testing.assert_array_equal(c.to_numpy(), kept)  # a snapshot
+    assert r.costs is not c and r.costs.shape == (120, 3)
+    assert dyng.mosp.verify(r) == ""
 
 
 def test_arrays_are_snapshots(cuda: dyng.Resources) -> None:
@@ -261,6 +287,11 @@ def test_torch_round_trip_with_a_user_stream(cuda: dyng.Resources) -> None:
     del d
     gc.collect()
     torch.cuda.synchronize()
+    # mosp's costs come as an n x K tensor
+    m = dyng.mosp.compute(random_graph(50, 200, 4, cuda, k=2), 0, resources=cuda)
+    t = m.costs.to_torch()
+    assert tuple(t.shape) == (50, 2) and t.is_contiguous()
+    np.testing.assert_array_equal(t.cpu().numpy(), m.costs.to_numpy())
 
 
 def test_cupy_round_trip_with_a_user_stream(cuda: dyng.Resources) -> None:

@@ -214,6 +214,11 @@ def test_pickle_with_graph() -> None:
     assert r2.is_current() and r2.k == 4 and r2.histogram.tolist() == r.histogram.tolist()
     dyng.cycle_count.update(r2, dyng.Batch(missing="ignore").erase(0, 1).erase(1, 0))
     assert dyng.cycle_count.verify(r2) == "" and r.is_current()
+    # A pinned engine comes back pinned.
+    seq = dyng.Resources.sequential()
+    pinned = dyng.cycle_count.compute(g, 3, engine="cycle_count.seq.dfs", resources=seq)
+    g3, r3 = pickle.loads(pickle.dumps((g, pinned)))
+    assert r3.engine == "cycle_count.seq.dfs" and r3.histogram.tolist() == pinned.histogram.tolist()
 
 
 def test_networkx_simple_cycles_is_not_dispatched() -> None:

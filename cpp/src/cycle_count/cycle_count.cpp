@@ -44,8 +44,17 @@ std::uint64_t result::total() const
   return sum;
 }
 
+void result::check_params_fixed(char const* what) const
+{
+  auto const name = [](int k) { return k == unbounded ? std::string("unbounded") : std::to_string(k); };
+  DYNG_EXPECTS(params_.k == k_, std::string(what) + ": the result counts cycles up to k = " + name(k_) +
+                                    ", and its params() name k = " + name(params_.k) +
+                                    "; k is fixed at compute: call cycle_count::compute for another k");
+}
+
 void result::check_update(resources const& res, graph const& g, batch const&) const
 {
+  check_params_fixed("cycle_count::update");
   detail::simple_graphs_only(g.impl(), params_);
   check_placement(res, g, "cycle_count::update");
   (void)detail::choose(res, g.impl(), params_);  // an engine for these resources, or not_supported
@@ -57,7 +66,7 @@ result compute(resources const& res, graph const& g, params const& p)
   check_placement(res, g, "cycle_count::compute");
   auto const& e = detail::choose(res, g.impl(), p);
   auto r = access::make();
-  access::params(r) = p;
+  access::start(r, p);
   auto& hist = access::hist(r);
   hist.assign(static_cast<std::size_t>(max_length(g, p)) + 1, 0);
   {
@@ -233,6 +242,7 @@ cycle_list list_cycles(resources const& res, graph const& g, result const& r, st
 {
   check_cap(max_cycles);
   r.expect_current(g, "cycle_count::list_cycles");
+  access::check_params_fixed(r, "cycle_count::list_cycles");
   check_placement(res, g, "cycle_count::list_cycles");
   auto const& e = detail::choose(res, g.impl(), r.params());
   auto const h = r.histogram();

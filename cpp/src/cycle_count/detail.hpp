@@ -22,6 +22,13 @@ namespace dyng::cycle_count {
 struct access {
   static auto& hist(result& r) noexcept { return r.hist_; }
   static auto& params(result& r) noexcept { return r.params_; }
+  /// A new result's parameters, and the k its histogram is of.
+  static void start(result& r, cycle_count::params const& p)
+  {
+    r.params_ = p;
+    r.k_ = p.k;
+  }
+  static void check_params_fixed(result const& r, char const* what) { r.check_params_fixed(what); }
   static auto& stats(result& r) noexcept { return r.stats_; }
   static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
   static result make() { return result{}; }

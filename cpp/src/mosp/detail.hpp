@@ -92,6 +92,8 @@ std::int64_t cuda_changed_tuples(resources const& res, result& r);
 void cuda_update_combined(resources const& res, graph const& g, result& r);
 /// Copies the device costs to the host (int64, row-major n x K).
 void cuda_download_costs(device_state const& d, result::cost_array& out);
+/// The current costs in device memory (int64, row-major n x K), written on `d.writer`.
+device_array cuda_device_costs(device_state const& d) noexcept;
 std::shared_ptr<device_state> cuda_clone(device_state const& d);
 #endif
 

@@ -405,6 +405,16 @@ result::cost_array const& result::cost_data() const
   return costs_;
 }
 
+device_array result::device_costs() const
+{
+  DYNG_EXPECTS(device_ != nullptr, "mosp::result::device_costs: the result is in host memory (a CPU backend's); read costs()");
+#if defined(DYNG_HAVE_CUDA)
+  return detail::cuda_device_costs(*device_);
+#else
+  return {};
+#endif
+}
+
 void result::check_update(resources const& res, graph const& g, batch const& b) const
 {
   auto const named = check_params(g, params_, "mosp::update");

@@ -33,6 +33,9 @@ struct access {
   static void stamp(result& r, graph const& g) noexcept { r.stamp(g); }
   static auto& n(result& r) noexcept { return r.n_; }
   static auto& device(result& r) noexcept { return r.device_; }
+  /// A CUDA result's device arrays, also of a const result: a read splits the keys into
+  /// distances on the device when they are first asked for.
+  static detail::device_result* device_arrays(result const& r) noexcept { return r.device_.get(); }
   static auto& host_stale(result& r) noexcept { return r.host_stale_; }
   static result make() { return result{}; }
 };

@@ -322,6 +322,45 @@ TEST_F(MospCuda, CloneIsIndependentAndCurrent)
   EXPECT_EQ(diff_mosp_results(before, ref), "");
 }
 
+TEST_F(MospCuda, DeviceCostsAreTheCostsInPlaceOnTheWritersStream)
+{
+  cudaStream_t user = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&user, cudaStreamNonBlocking), cudaSuccess);
+  {
+    auto const on_user = resources::cuda(0, user);
+    auto const per_thread = resources::cuda(0);
+    test::generator gen(9);
+    graph_spec const spec{.n = 200, .avg_degree = 3.0, .directed = true, .k = 3, .max_weight = 20};
+    auto g = gen.make_graph(on_user, spec);
+    auto r = mosp::compute(on_user, g, {.source = 0, .pref = {1, 2, 1}});
+    auto const read = [](device_array const& a) {
+      std::vector<std::int64_t> v(static_cast<std::size_t>(a.size));
+      cuda_interop::copy_to_host(a, v.data());
+      return v;
+    };
+    auto const host = [&] { return std::vector<std::int64_t>(r.costs<std::int64_t>().begin(), r.costs<std::int64_t>().end()); };
+    auto const c = r.device_costs();
+    EXPECT_EQ(c.type, element_type::int64);
+    EXPECT_EQ(c.size, 200 * 3);
+    EXPECT_EQ(c.device, 0);
+    EXPECT_EQ(c.stream.handle(), user);
+    EXPECT_EQ(read(c), host());  // device first, then the host's copy
+
+    // An update on another stream: the costs are written there, and the host read comes first.
+    dyng::update(per_thread, g, gen.make_batch(g, spec, 40), r);
+    auto const after = host();
+    EXPECT_EQ(r.device_costs().stream.handle(), per_thread.stream().handle());
+    EXPECT_EQ(read(r.device_costs()), after);
+    EXPECT_EQ(mosp::verify(g, r), "");
+
+    // A clone's costs are its own copy.
+    auto const copy = r.clone();
+    EXPECT_NE(copy.device_costs().data, r.device_costs().data);
+    EXPECT_EQ(read(copy.device_costs()), after);
+  }
+  ASSERT_EQ(cudaStreamDestroy(user), cudaSuccess);
+}
+
 TEST_F(MospCuda, HostGraphWithCudaResourcesIsRefused)
 {
   auto const gpu = resources::cuda(0);

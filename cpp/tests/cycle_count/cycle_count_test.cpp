@@ -360,6 +360,31 @@ TEST(CycleCount, ParamsAndDispatch)
   }
 }
 
+TEST(CycleCount, ParamsChangeTheEngineButNotK)
+{
+  auto const res = resources::sequential();
+  auto g = test::unweighted_graph(res, 4, {{0, 1}, {1, 2}, {2, 0}});
+  auto r = cycle_count::compute(res, g, {.k = 3, .engine = "cycle_count.seq.dfs"});
+  r.params().engine.clear();  // unpinned: the ranking picks the engine of later updates
+  dyng::update(res, g, batch().insert(2, 1, 1.0), r);
+  EXPECT_EQ(r.histogram()[2], 1u);
+  EXPECT_EQ(r.last_stats().engine, "cycle_count.seq.dfs");
+  // Another k is refused by the update (before the commit) and by the listing.
+  r.params().k = 4;
+  auto const version = g.version();
+  try {
+    dyng::update(res, g, batch().insert(3, 0, 1.0), r);
+    ADD_FAILURE() << "an update with another k was accepted";
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("up to k = 3, and its params() name k = 4"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(g.version(), version);
+  EXPECT_TRUE(r.is_current(g));
+  EXPECT_THROW((void)cycle_count::list_cycles(res, g, r, 10), invalid_argument);
+  r.params().k = 3;
+  EXPECT_EQ(cycle_count::list_cycles(res, g, r, 10).size(), 2u);
+}
+
 TEST(CycleCount, SteadyStateUpdatesAllocateNoScratch)
 {
   for (auto const& [name, res] : cpu_backends()) {

@@ -370,6 +370,16 @@ TEST(Mosp, CloneIsIndependentAndCurrent)
   EXPECT_NE(c.combined_graph().id(), r.combined_graph().id());
 }
 
+TEST(Mosp, DeviceCostsOfAHostResultAreRefused)
+{
+  auto const res = resources::sequential();
+  test::generator gen(3);
+  auto g = gen.make_graph(res, {.n = 10, .k = 2});
+  auto const r = mosp::compute(res, g, {.source = 0});
+  EXPECT_FALSE(r.on_device());
+  EXPECT_THROW((void)r.device_costs(), invalid_argument);
+}
+
 TEST(Mosp, IncrementalAndRebuildReportTheirWork)
 {
   for (auto const& [name, res] : cpu_backends()) {

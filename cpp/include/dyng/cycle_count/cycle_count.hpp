@@ -58,30 +58,33 @@ class DYNG_EXPORT result final : public result_base {
   /// The longest length counted (params().k, or max(n, 2) when unbounded or smaller than k).
   [[nodiscard]] int max_length() const noexcept { return static_cast<int>(hist_.size()) - 1; }
   [[nodiscard]] cycle_count::params const& params() const noexcept { return params_; }
-  /// Pin or unpin the engine of later updates (k cannot change: recompute for another k).
-  void set_engine(std::string engine) { params_.engine = std::move(engine); }
+  /// Change how later updates run (pin or unpin the engine). k is the result's own, fixed at
+  /// compute: an update or a listing refuses params() that name another k.
+  [[nodiscard]] cycle_count::params& params() noexcept { return params_; }
   [[nodiscard]] cycle_count::stats const& last_stats() const noexcept { return stats_; }
 
   [[nodiscard]] result clone() const { return *this; }
 
   [[nodiscard]] std::string_view family() const noexcept override { return "cycle_count"; }
-  /// Declines multigraphs (duplicate_edges::keep): a cycle is a vertex sequence, and parallel
-  /// arcs would count it once per arc choice.
 
   result(result&&) noexcept = default;
   result& operator=(result&&) noexcept = default;
   ~result() override = default;
 
  private:
-  // dyng::update's hooks (result_base).
+  // dyng::update's hooks (result_base). The check declines multigraphs (duplicate_edges::keep):
+  // a cycle is a vertex sequence, and parallel arcs would count it once per arc choice.
   void check_update(resources const& res, graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
   result() = default;
   result(result const&) = default;
   result& operator=(result const&) = default;
 
+  void check_params_fixed(char const* what) const;
+
   friend struct access;
   cycle_count::params params_;
+  int k_ = 3;  // what the histogram counts (params_ may be changed for later updates)
   std::vector<std::uint64_t> hist_;
   cycle_count::stats stats_;
 };

@@ -43,6 +43,7 @@
 #include <variant>
 #include <vector>
 
+#include "dyng/core/device_array.hpp"
 #include "dyng/core/export.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/graph/graph.hpp"
@@ -121,18 +122,24 @@ class DYNG_EXPORT result final : public result_base {
   [[nodiscard]] cost_array const& cost_data() const;
   /// Whether the result's arrays live in device memory (a result of the CUDA backend).
   [[nodiscard]] bool on_device() const noexcept { return device_ != nullptr; }
+  /// The costs in device memory, without a copy to the host: int64, row-major n x K (size n * K;
+  /// dyng/core/device_array.hpp). The trees' arrays: `tree(i).device_distances()`,
+  /// `combined_tree().device_parents()`, and so on. Valid until the result is next updated or
+  /// destroyed.
+  /// @throws invalid_argument if the result is not on a device (on_device() is false).
+  [[nodiscard]] device_array device_costs() const;
 
   [[nodiscard]] result clone() const;
 
   [[nodiscard]] std::string_view family() const noexcept override { return "mosp"; }
-  /// The trees' checks (CUDA: batch weights must fit the packed device keys).
 
   result(result&&) noexcept = default;
   result& operator=(result&&) noexcept = default;
   ~result() override = default;
 
  private:
-  // dyng::update's hooks (result_base).
+  // dyng::update's hooks (result_base). The check is the trees' (CUDA: the batch's weights
+  // must fit the packed device keys) and the params' (nothing fixed at compute renamed).
   void check_update(resources const& res, graph const& g, batch const& b) const override;
   void apply_changes(resources const& res, graph const& g) override;
   result(sssp::result combined_tree, graph combined);

@@ -94,7 +94,6 @@ class DYNG_EXPORT result final : public result_base {
   [[nodiscard]] std::span<std::int32_t const> zero_arcs() const;
   /// Whether the arrays live in device memory (a result of the CUDA backend).
   [[nodiscard]] bool on_device() const noexcept { return device_ != nullptr; }
-  [[nodiscard]] detail::device_result* device_arrays() const noexcept { return device_.get(); }
   /// The distances (int64) and parents (int32) in device memory, without a copy to the host
   /// (dyng/core/device_array.hpp). Valid until the result is next updated or destroyed.
   /// @throws invalid_argument if the result is not on a device (on_device() is false).

@@ -61,6 +61,7 @@ struct device_state {
   dd::device_buffer<vertex_t> tuple;     // n x K row-major: the tuples the combined graph was built from
   dd::device_buffer<std::int64_t> costs[2];  // n x K row-major; costs[cur] is the current one
   int cur = 0;
+  cuda_stream writer;  // the stream of the call that last wrote the costs
 };
 
 namespace {
@@ -355,7 +356,7 @@ vertex_t* gather_parents(resources const& res, result& r)
   auto const n = static_cast<std::size_t>(trees.front().size());  // r.size() is the placeholder's at compute
   auto* par = dd::device_scratch<vertex_t>(res, "mosp.cuda.parents", n * trees.size());
   for (std::size_t i = 0; i < trees.size(); ++i) {
-    auto const* d = trees[i].device_arrays();
+    auto const* d = sssp::access::device_arrays(trees[i]);
     DYNG_ASSERT(d != nullptr, "mosp.cuda: tree " + std::to_string(i) + " is not a CUDA result");
     DYNG_CUDA_TRY(cudaMemcpyAsync(par + i * n, sssp::detail::device_parents(*d), n * sizeof(vertex_t),
                                   cudaMemcpyDeviceToDevice, dd::stream_of(res)));
@@ -399,8 +400,8 @@ void device_costs(resources const& res, result& r)
   auto* active = dd::device_scratch<int>(res, "mosp.cuda.active", max_rounds);
   DYNG_CUDA_TRY(cudaMemsetAsync(active, 0, max_rounds * sizeof(int), s));
   auto* seen = dd::pinned_scratch<int>(res, "mosp.cuda.active", 1);
-  dd::launch_strided(res, n, cost_init, sssp::detail::device_parents(*ct.device_arrays()), r.source(), n, k, cin,
-                     d.costs[0].data(), jump[0]);
+  auto const* mosp_parents = sssp::detail::device_parents(*sssp::access::device_arrays(ct));
+  dd::launch_strided(res, n, cost_init, mosp_parents, r.source(), n, k, cin, d.costs[0].data(), jump[0]);
   int cur = 0;
   for (int round = 0;; ++round) {
     DYNG_ASSERT(round < max_rounds, "mosp.cuda: pointer jumping did not converge (a parent cycle)");
@@ -413,6 +414,7 @@ void device_costs(resources const& res, result& r)
     if (*seen == 0) break;
   }
   d.cur = cur;
+  d.writer = res.stream();
   access::host_stale(r) = true;
   access::stats(r).cost_updates = n;
 }
@@ -616,6 +618,11 @@ void cuda_download_costs(device_state const& d, result::cost_array& out)
   dd::synchronize(d.res);
 }
 
+device_array cuda_device_costs(device_state const& d) noexcept
+{
+  return {d.costs[d.cur].data(), static_cast<std::int64_t>(d.n) * d.k, element_type::int64, d.res.device(), d.writer};
+}
+
 std::shared_ptr<device_state> cuda_clone(device_state const& d)
 {
   dd::device_guard guard(d.res);
@@ -629,6 +636,7 @@ std::shared_ptr<device_state> cuda_clone(device_state const& d)
   c->tuple = dd::copy_of(d.res, d.tuple);
   c->costs[0] = dd::copy_of(d.res, d.costs[d.cur]);
   c->cur = 0;
+  c->writer = d.res.stream();
   return c;
 }
 

@@ -687,7 +687,7 @@ void split_keys(device_result& d, std::int32_t* zeros)
 
 void download(result const& r, distance_array_ref dist, std::vector<vertex_t>& parent, std::vector<std::int32_t>& zeros)
 {
-  auto& d = *r.device_arrays();
+  auto& d = *access::device_arrays(r);
   dyng::detail::device_guard guard(d.res);
   auto const n = static_cast<std::size_t>(d.n);
   // The keys are split on the device and copied straight into the host arrays, which the next
