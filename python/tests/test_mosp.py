@@ -136,7 +136,7 @@ def test_engine_pinned_for_the_trees() -> None:
     r = dyng.mosp.compute(g, 0, engine="sssp.seq.dijkstra", resources=seq)
     assert (r.engine, r.stats.engine) == ("sssp.seq.dijkstra", "sssp.seq.dijkstra")
     assert dyng.mosp.update(r, dyng.Batch(2).insert(1, 0, [1, 1]), resources=seq).engine == "sssp.seq.dijkstra"
-    with pytest.raises(dyng.InvalidArgumentError, match="no engine has id 'sssp.nope'"):
+    with pytest.raises(dyng.InvalidArgumentError, match="engine 'sssp.nope' is not an sssp engine"):
         dyng.mosp.compute(g, 0, engine="sssp.nope", resources=seq)
     with pytest.raises(dyng.NotSupportedError, match="runs on the openmp backend"):
         dyng.mosp.compute(g, 0, engine="sssp.omp.nearfar", resources=seq)

@@ -258,6 +258,7 @@ TEST(Mosp, RejectsBadParametersAndChangesNothing)
   expect_message({.pref = {1, 0}}, "pref[1] = 0; preferences must be positive integers");
   expect_message({.pref = {-2, 1}}, "pref[0] = -2");
   expect_message({.pref = {1000003, 1000033}}, "lcm(pref) * (K + 1) exceeds 2147483647");
+  expect_message({.engine = "mosp.seq"}, "mosp::compute: engine 'mosp.seq' is not an sssp engine");
   // A valid result is untouched by a rejected batch (K mismatch).
   auto r = mosp::compute(res, g, {.source = 0, .objectives = {1}});
   EXPECT_EQ(r.num_objectives(), 1);
