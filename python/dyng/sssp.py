@@ -35,7 +35,7 @@ class Stats:
     invalidated: int  # vertices whose distance was reset
     affected: int  # vertices re-evaluated
     relaxations: int  # arcs relaxed
-    iterations: int  # propagation rounds or heap pops (CUDA operators: rounds launched, in groups of 16)
+    iterations: int  # propagation rounds (those that had work) or heap pops
     recomputed: bool  # the update recomputed from scratch
     engine: str  # id of the engine that ran
 

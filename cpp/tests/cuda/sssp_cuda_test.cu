@@ -712,6 +712,24 @@ TEST_F(SsspCuda, DeviceRowsCommitLikeAHostBatch)
   for (auto* p : {es, ed, is, id, iw, bad}) EXPECT_EQ(cudaFree(p), cudaSuccess);
 }
 
+TEST_F(SsspCuda, OperatorsCountTheRoundsThatHadWork)
+{
+  // A chain 0 -> 1 -> ... -> 5: the compute's frontiers are one vertex each, six rounds with work
+  // (the engine launches rounds 16 at a time; the empty ones are not counted).
+  auto const gpu = resources::cuda(0);
+  std::vector<vertex_t> src{0, 1, 2, 3, 4}, dst{1, 2, 3, 4, 5};
+  std::vector<std::int32_t> w(5, 1);
+  auto g = graph::from_edges(gpu, 6, src, dst, w, {});
+  auto r = sssp::compute(gpu, g, {.source = 0, .engine = "sssp.cuda.operators"});
+  EXPECT_GE(r.last_stats().iterations, 5);
+  EXPECT_LE(r.last_stats().iterations, 6);
+  // A shortcut 0 -> 3 improves 3, 4 and 5: at most three rounds.
+  dyng::update(gpu, g, batch().insert(0, 3, 1.0), r);
+  EXPECT_EQ(r.distances<std::int64_t>()[5], 3);
+  EXPECT_GE(r.last_stats().iterations, 1);
+  EXPECT_LE(r.last_stats().iterations, 3);
+}
+
 TEST_F(SsspCuda, Float64GraphsAreDeclinedWithTheRule)
 {
   auto const gpu = resources::cuda(0);

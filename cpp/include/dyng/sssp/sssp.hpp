@@ -71,8 +71,7 @@ struct stats {
   std::int64_t invalidated = 0;  ///< vertices whose distance was reset (subtrees of lost arcs)
   std::int64_t affected = 0;     ///< vertices whose distance or parent was re-evaluated
   std::int64_t relaxations = 0;  ///< arcs relaxed
-  /// Propagation rounds (frontier engines) or heap pops. The CUDA operators engine launches its
-  /// rounds in groups of 16 and counts the rounds launched: up to 15 more than had work.
+  /// Propagation rounds (frontier engines: those that had work) or heap pops.
   std::int64_t iterations = 0;
   bool recomputed = false;       ///< the update recomputed from scratch
   std::string engine;            ///< id of the engine that ran

@@ -275,7 +275,10 @@ __global__ void __launch_bounds__(dyng::detail::block_size, 4) fused_update_kern
 __global__ void init_kernel(ctx c) { init_compute(c); }
 __global__ void round_kernel(ctx c, int r, round_extra extra)
 {
-  add_per_block(&c.ctr[c_relax], relax_round(c, r, load_count(&c.ctr[c_front + r % 3]), c.changed_mark, {}, extra));
+  auto const count = load_count(&c.ctr[c_front + r % 3]);
+  // The rounds that had work, for stats::iterations (a group launches up to 15 more, empty).
+  if (count > 0 && blockIdx.x == 0 && threadIdx.x == 0) c.ctr[c_rounds] = static_cast<unsigned long long>(r) + 1;
+  add_per_block(&c.ctr[c_relax], relax_round(c, r, count, c.changed_mark, {}, extra));
 }
 __global__ void ancestors_kernel(ctx c) { init_ancestors(c); }
 __global__ void parents_all_kernel(ctx c) { parents_of_all(c); }
@@ -428,14 +431,15 @@ ctx make_ctx(resources const& res, dyng::detail::graph_impl const& g, device_gra
 
 /// Reads the counters back (the call's one host synchronization), advances the stamps and, with a
 /// profiler attached, records the fused kernel's `stages` from its phase stamps (device clock).
-void finish(resources const& res, ctx const& c, stats& st, bool operators_rounds, unsigned long long rounds,
+/// The operators engine passes the rounds it launched: each took a stamp, also the empty ones.
+void finish(resources const& res, ctx const& c, stats& st, bool operators_rounds, unsigned long long launched,
             std::span<phase_stage const> stages = {}, std::span<phase_stage const> stages_if_recomputed = {})
 {
   auto* counters = dyng::detail::pinned_scratch<unsigned long long>(res, "sssp.cuda.counters", n_counters);
   DYNG_CUDA_TRY(cudaMemcpyAsync(counters, c.ctr, n_counters * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                 stream_of(res)));
   dyng::detail::synchronize(res);
-  auto const used = operators_rounds ? rounds : counters[c_rounds];
+  auto const stamped = operators_rounds ? launched : counters[c_rounds];
   if (auto* prof = res.profiler()) {  // with one, the fused kernels stamped the phases (c.timed)
     auto const* clock = counters + c_clock;
     for (auto const& stage : counters[c_abort] != 0 && !stages_if_recomputed.empty() ? stages_if_recomputed : stages)
@@ -445,12 +449,12 @@ void finish(resources const& res, ctx const& c, stats& st, bool operators_rounds
   st.invalidated = static_cast<std::int64_t>(counters[c_inval]);
   st.affected = static_cast<std::int64_t>(counters[c_touched]);
   st.relaxations = static_cast<std::int64_t>(counters[c_relax]);
-  st.iterations = static_cast<std::int64_t>(used);
+  st.iterations = static_cast<std::int64_t>(counters[c_rounds]);
   st.recomputed = counters[c_abort] != 0;
   // Round r stamps the frontier it lists (frontier r + 1) round_base + r + 1, and a near-far
   // phase it starts round_base + r + 2.
   auto& host = res.workspace().get<scratch_state>("sssp.cuda.state", 1)[0];
-  host.next_stamp = c.round_base + static_cast<std::uint32_t>(used) + 2;
+  host.next_stamp = c.round_base + static_cast<std::uint32_t>(stamped) + 2;
 }
 
 template <class Kernel>
