@@ -3,6 +3,7 @@
 // weights and parent tuples, and the CUDA entry points, shared by mosp.cpp and cuda/mosp.cu.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "dyng/mosp/mosp.hpp"
 #include "graph/graph_impl.hpp"
@@ -94,7 +95,8 @@ void cuda_update_combined(resources const& res, graph const& g, result& r);
 void cuda_download_costs(device_state const& d, result::cost_array& out);
 /// The current costs in device memory (int64, row-major n x K), written on `d.writer`.
 device_array cuda_device_costs(device_state const& d) noexcept;
-std::shared_ptr<device_state> cuda_clone(device_state const& d);
+/// A copy of the device arrays; the cloned `trees` get the result's stream as their writer.
+std::shared_ptr<device_state> cuda_clone(device_state const& d, std::vector<sssp::result>& trees);
 #endif
 
 }  // namespace detail

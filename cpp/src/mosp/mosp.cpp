@@ -479,7 +479,7 @@ result result::clone() const
   out.costs_ = costs_;
   out.host_stale_ = host_stale_;
 #if defined(DYNG_HAVE_CUDA)
-  if (device_) out.device_ = detail::cuda_clone(*device_);
+  if (device_) out.device_ = detail::cuda_clone(*device_, out.trees_);
 #endif
   out.tuple_ = tuple_;
   out.mosp_parent_ = mosp_parent_;

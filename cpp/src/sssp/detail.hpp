@@ -207,6 +207,10 @@ device_array device_parents_array(device_result const& d) noexcept;
 /// Makes `res`'s stream the one the result's arrays were last written on, for a result updated on
 /// another stream that `res`'s stream is ordered after (mosp's trees, run side by side).
 void adopt_writer(device_result& d, resources const& res) noexcept;
+/// Orders `res`'s stream after the work on the result's own stream (a clone's copies) and makes
+/// it the arrays' writer: for a result made on a stream that may go before its arrays' readers
+/// (a clone of mosp's trees, made on the side streams).
+void hand_writer_to(device_result& d, resources const& res);
 #endif
 /// Sets the invalidation levels the CUDA engines walk before pointer jumping decides the rest
 /// (process-wide; tests use it to run both paths on small graphs); returns the previous value.

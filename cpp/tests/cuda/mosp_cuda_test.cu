@@ -353,10 +353,14 @@ TEST_F(MospCuda, DeviceCostsAreTheCostsInPlaceOnTheWritersStream)
     EXPECT_EQ(read(r.device_costs()), after);
     EXPECT_EQ(mosp::verify(g, r), "");
 
-    // A clone's costs are its own copy.
+    // A clone's costs are its own copy; its arrays, the trees' too, name the result's stream
+    // (the trees were copied on side streams of the resources that made them).
     auto const copy = r.clone();
     EXPECT_NE(copy.device_costs().data, r.device_costs().data);
     EXPECT_EQ(read(copy.device_costs()), after);
+    EXPECT_EQ(copy.device_costs().stream.handle(), user);
+    for (int i = 0; i < copy.num_objectives(); ++i)
+      EXPECT_EQ(copy.tree(i).device_parents().stream.handle(), user) << "tree " << i;
   }
   ASSERT_EQ(cudaStreamDestroy(user), cudaSuccess);
 }

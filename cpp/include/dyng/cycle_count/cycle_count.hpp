@@ -55,7 +55,8 @@ class DYNG_EXPORT result final : public result_base {
   [[nodiscard]] std::span<std::uint64_t const> histogram() const noexcept { return hist_; }
   /// The sum of the histogram. @throws not_supported if it exceeds 2^64-1.
   [[nodiscard]] std::uint64_t total() const;
-  /// The longest length counted (params().k, or max(n, 2) when unbounded or smaller than k).
+  /// The longest length counted (the k fixed at compute, or max(n, 2) when unbounded or smaller
+  /// than k).
   [[nodiscard]] int max_length() const noexcept { return static_cast<int>(hist_.size()) - 1; }
   [[nodiscard]] cycle_count::params const& params() const noexcept { return params_; }
   /// Change how later updates run (pin or unpin the engine). k is the result's own, fixed at

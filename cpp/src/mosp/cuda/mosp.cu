@@ -623,7 +623,7 @@ device_array cuda_device_costs(device_state const& d) noexcept
   return {d.costs[d.cur].data(), static_cast<std::int64_t>(d.n) * d.k, element_type::int64, d.res.device(), d.writer};
 }
 
-std::shared_ptr<device_state> cuda_clone(device_state const& d)
+std::shared_ptr<device_state> cuda_clone(device_state const& d, std::vector<sssp::result>& trees)
 {
   dd::device_guard guard(d.res);
   auto c = std::make_shared<device_state>(d.res);
@@ -637,6 +637,10 @@ std::shared_ptr<device_state> cuda_clone(device_state const& d)
   c->costs[0] = dd::copy_of(d.res, d.costs[d.cur]);
   c->cur = 0;
   c->writer = d.res.stream();
+  // The cloned trees were copied on their own (side) streams, which belong to the resources of
+  // the call that made them: the clone's readers follow the result's stream instead, as after
+  // a compute or update (trees_written_on).
+  for (auto& t : trees) sssp::detail::hand_writer_to(*sssp::access::device(t), d.res);
   return c;
 }
 

@@ -727,6 +727,12 @@ vertex_t const* device_parents(device_result const& d) noexcept { return d.paren
 
 void adopt_writer(device_result& d, resources const& res) noexcept { d.writer = res.stream(); }
 
+void hand_writer_to(device_result& d, resources const& res)
+{
+  DYNG_CUDA_TRY(dyng::detail::stream_wait(stream_of(res), stream_of(d.res)));
+  d.writer = res.stream();
+}
+
 int cuda_walk_levels(int levels) noexcept { return walk_levels.exchange(levels); }
 int cuda_near_far_factor(int factor) noexcept { return near_far_factor.exchange(factor); }
 long long cuda_jump_width(long long width) noexcept { return jump_width.exchange(width); }
