@@ -315,10 +315,14 @@ __global__ void cost_init(vertex_t const* mosp_parent, vertex_t source, vertex_t
 }
 
 /// One round: acc'[v] = acc[v] + acc[jump[v]], jump'[v] = jump[jump[v]]; *active = 1 if some
-/// vertex still jumps.
+/// vertex still jumps, stored once per block (a store per thread to the one flag had taken a
+/// third of the rounds' time). A round after one that left no jump (*previous == 0) does nothing:
+/// the result is in the buffer that round wrote.
 __global__ void cost_round(std::int64_t const* acc, vertex_t const* jump, std::int64_t* acc_out, vertex_t* jump_out,
-                           vertex_t n, int k, int* active)
+                           vertex_t n, int k, int* active, int const* previous)
 {
+  if (previous != nullptr && *previous == 0) return;  // the same for every block
+  bool jumps = false;
   DYNG_GRID_STRIDE(i, n)
   {
     vertex_t const j = jump[i];
@@ -333,8 +337,9 @@ __global__ void cost_round(std::int64_t const* acc, vertex_t const* jump, std::i
     for (int a = 0; a < k; ++a) to[a] = from[a] + up[a];
     vertex_t const next = jump[j];
     jump_out[i] = next;
-    if (next != no_vertex) *active = 1;
+    jumps = jumps || next != no_vertex;
   }
+  if (__syncthreads_or(jumps) && threadIdx.x == 0) *active = 1;
 }
 
 // ---- host side ------------------------------------------------------------------------------
@@ -396,24 +401,27 @@ void device_costs(resources const& res, result& r)
   ensure_size(res, d.costs[1], nk);
   vertex_t* jump[2] = {dd::device_scratch<vertex_t>(res, "mosp.cuda.jump0", static_cast<std::size_t>(n)),
                        dd::device_scratch<vertex_t>(res, "mosp.cuda.jump1", static_cast<std::size_t>(n))};
-  constexpr int max_rounds = 64;  // depth < 2^31: at most 32 rounds
-  auto* active = dd::device_scratch<int>(res, "mosp.cuda.active", max_rounds);
-  DYNG_CUDA_TRY(cudaMemsetAsync(active, 0, max_rounds * sizeof(int), s));
-  auto* seen = dd::pinned_scratch<int>(res, "mosp.cuda.active", 1);
+  // A depth below n <= 2^bit_width(n) leaves no jump after bit_width(n) rounds. They are all
+  // launched at once, the rounds past the last with a jump returning at once, and the flags read
+  // back once (a host wait per round had cost 0.06-0.1 ms of NE's ~1 ms).
+  int const rounds = static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))) + 1;
+  auto* active = dd::device_scratch<int>(res, "mosp.cuda.active", static_cast<std::size_t>(rounds));
+  DYNG_CUDA_TRY(cudaMemsetAsync(active, 0, static_cast<std::size_t>(rounds) * sizeof(int), s));
   auto const* mosp_parents = sssp::detail::device_parents(*sssp::access::device_arrays(ct));
   dd::launch_strided(res, n, cost_init, mosp_parents, r.source(), n, k, cin, d.costs[0].data(), jump[0]);
-  int cur = 0;
-  for (int round = 0;; ++round) {
-    DYNG_ASSERT(round < max_rounds, "mosp.cuda: pointer jumping did not converge (a parent cycle)");
+  for (int round = 0; round < rounds; ++round) {
+    int const cur = round % 2;  // round r reads buffer r % 2 and writes the other
     dd::launch_strided(res, n, cost_round, static_cast<std::int64_t const*>(d.costs[cur].data()),
                        static_cast<vertex_t const*>(jump[cur]), d.costs[1 - cur].data(), jump[1 - cur], n, k,
-                       active + round);
-    cur = 1 - cur;
-    DYNG_CUDA_TRY(cudaMemcpyAsync(seen, active + round, sizeof(int), cudaMemcpyDeviceToHost, s));
-    dd::synchronize(res);
-    if (*seen == 0) break;
+                       active + round, round > 0 ? static_cast<int const*>(active + round - 1) : nullptr);
   }
-  d.cur = cur;
+  auto* seen = dd::pinned_scratch<int>(res, "mosp.cuda.active", static_cast<std::size_t>(rounds));
+  DYNG_CUDA_TRY(cudaMemcpyAsync(seen, active, static_cast<std::size_t>(rounds) * sizeof(int), cudaMemcpyDeviceToHost, s));
+  dd::synchronize(res);
+  int last = 0;  // the first round that left no jump
+  while (last < rounds && seen[last] != 0) ++last;
+  DYNG_ASSERT(last < rounds, "mosp.cuda: pointer jumping did not converge (a parent cycle)");
+  d.cur = (last + 1) % 2;  // the buffer that round wrote
   d.writer = res.stream();
   access::host_stale(r) = true;
   access::stats(r).cost_updates = n;
