@@ -60,8 +60,8 @@ def _run(block: str, scope: dict[str, Any]) -> int:
         comment = comments.get(stmt.end_lineno or stmt.lineno)
         if comment is None:
             continue
-        if isinstance(value, dyng.Array):  # the docs show Arrays as lists where they say so
-            value = value if not comment.startswith("[") else value.tolist()
+        if isinstance(value, dyng.Array) and comment.startswith("["):  # shown as a list
+            value = value.tolist()
         ok = _shown(comment, value)
         if ok is None:
             continue
@@ -81,11 +81,10 @@ def test_python_md_examples_run_and_show_their_values() -> None:
     # switch the process to the CPU module).
     blocks = [b for b in _blocks() if "Resources.cuda(" not in b]
     assert len(blocks) >= 7, "docs/python.md lost its examples"
-    # What the blocks take from their prose: frames of edges, a path to a graph file.
+    # What the blocks take from their prose: frames of edges to insert and to erase.
     scope: dict[str, Any] = {
         "new_df": pd.DataFrame({"src": [0], "dst": [3], "w": [2]}),
         "gone_df": pd.DataFrame({"src": [2], "dst": [1]}),
-        "path": str(dyng.datasets.rome99_path()),
     }
     # Calls without resources= run on OpenMP: the values are the same on every backend.
     checked = sum(_run(block, scope) for block in blocks)
