@@ -71,23 +71,6 @@ struct side_plan {
   bool overflow = false;
 };
 
-/// Threads for the passes over rows: the resources' team on OpenMP, one otherwise.
-int commit_threads(resources const& res) noexcept { return res.backend() == backend::openmp ? res.threads() : 1; }
-
-/// body(i) for every i below count, on `threads` threads when there are enough items. Rows vary
-/// in length (a social graph's hubs), hence dynamic chunks.
-template <class Body>
-void for_each_index(std::size_t count, int threads, Body const& body)
-{
-  auto const n = static_cast<std::int64_t>(count);
-  if (threads == 1 || n <= parallel_cutoff) {  // not even a team of one: a small commit takes ~1 us
-    for (std::size_t i = 0; i < count; ++i) body(i);
-    return;
-  }
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
-  for (std::int64_t i = 0; i < n; ++i) body(static_cast<std::size_t>(i));
-}
-
 template <int Side>
 vertex_t row_of(arc_op const& o) noexcept { return Side == 0 ? o.u : o.v; }
 template <int Side>
@@ -221,7 +204,7 @@ void simulate_side(side_plan& p, adjacency<W> const& a, std::span<arc_op> ops, i
 /// Re-lays the side's arrays when some row lacks slots, sizing touched rows for their final
 /// degree and every row's free slots for the batch's burst (regrow_slack).
 template <class W>
-bool regrow_if_needed(adjacency<W>& a, int k, side_plan const& p)
+bool regrow_if_needed(adjacency<W>& a, int k, side_plan const& p, int threads)
 {
   if (!p.overflow) return false;
   edge_t burst = 0;
@@ -235,7 +218,7 @@ bool regrow_if_needed(adjacency<W>& a, int k, side_plan const& p)
           return a.degree[idx(v)] - p.rows[cur].removed + p.rows[cur].appended;
         return 0;
       },
-      burst);
+      burst, threads);
   return true;
 }
 
@@ -455,7 +438,7 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
   auto& ws = res.workspace();
   std::size_t const k = static_cast<std::size_t>(g.k);
   bool const strict = refuses_missing_edges(b);
-  int const threads = commit_threads(res);
+  int const threads = row_pass_threads(res);
   commit_stats stats;
 
   // 1. Shape, ids and weights, row by row.
@@ -534,8 +517,8 @@ commit_stats commit_impl(resources const& res, graph_impl& g, graph_store<W>& st
   for (std::size_t s = first_upsert; s < nops; ++s)
     if (!all_ops[s].skip) ++bound;
   cs.resize(bound, k);
-  stats.regrown = regrow_if_needed<W>(out, g.k, po);
-  if (g.directed) stats.regrown = regrow_if_needed<W>(store.in, g.k, pi) || stats.regrown;
+  stats.regrown = regrow_if_needed<W>(out, g.k, po, threads);
+  if (g.directed) stats.regrown = regrow_if_needed<W>(store.in, g.k, pi, threads) || stats.regrown;
 
   // 5. Apply: deletions, then insertions and weight changes (row by row; the change set in batch
   //    order).

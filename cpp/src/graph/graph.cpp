@@ -88,30 +88,44 @@ void check_weights(char const* fn, char const* row_name, std::size_t m, std::spa
 template <class W>
 struct compact {
   std::vector<edge_t> offsets;
-  std::vector<vertex_t> targets;
-  std::vector<W> weights;
+  detail::slot_vector<vertex_t> targets;
+  detail::slot_vector<W> weights;
 };
 
 /// Stable transpose: in-row v lists the sources of arcs into v by ascending source, each row's
-/// copies in stored order (the copy correspondence graph_impl.hpp relies on).
+/// copies in stored order (the copy correspondence graph_impl.hpp relies on), on `threads`
+/// threads: the arcs take their in-row slots in any order, then each in-row is sorted by arc
+/// index, which is that order (arcs are numbered by source, then by place in the source's row).
 template <class W>
-compact<W> transpose(compact<W> const& c, std::size_t n, std::size_t k)
+compact<W> transpose(compact<W> const& c, std::size_t n, std::size_t k, int threads)
 {
+  std::size_t const m = c.targets.size();
   compact<W> t;
   t.offsets.assign(n + 1, 0);
   for (auto v : c.targets) ++t.offsets[idx(v) + 1];
   for (std::size_t v = 0; v < n; ++v) t.offsets[v + 1] += t.offsets[v];
-  t.targets.resize(c.targets.size());
-  t.weights.resize(c.weights.size());
-  std::vector<edge_t> pos(t.offsets.begin(), t.offsets.end() - 1);
-  for (std::size_t u = 0; u < n; ++u) {
+  std::vector<edge_t> cursor(t.offsets.begin(), t.offsets.end() - 1);
+  detail::slot_vector<edge_t> arc(m);          // in-row slot -> arc
+  detail::slot_vector<vertex_t> source_of(m);  // arc -> its source
+  detail::for_each_index(n, threads, [&](std::size_t u) {
     for (auto e = idx(c.offsets[u]); e < idx(c.offsets[u + 1]); ++e) {
-      auto const p = idx(pos[idx(c.targets[e])]++);
-      t.targets[p] = static_cast<vertex_t>(u);
+      auto const slot = std::atomic_ref<edge_t>(cursor[idx(c.targets[e])]).fetch_add(1, std::memory_order_relaxed);
+      arc[idx(slot)] = static_cast<edge_t>(e);
+      source_of[e] = static_cast<vertex_t>(u);
+    }
+  });
+  t.targets.resize(m);
+  t.weights.resize(m * k);
+  detail::for_each_index(n, threads, [&](std::size_t v) {
+    auto const first = arc.begin() + t.offsets[v], last = arc.begin() + t.offsets[v + 1];
+    std::sort(first, last);
+    for (auto p = idx(t.offsets[v]); p < idx(t.offsets[v + 1]); ++p) {
+      auto const e = idx(arc[p]);
+      t.targets[p] = source_of[e];
       std::copy_n(c.weights.begin() + static_cast<std::ptrdiff_t>(e * k), k,
                   t.weights.begin() + static_cast<std::ptrdiff_t>(p * k));
     }
-  }
+  });
   return t;
 }
 
@@ -155,9 +169,10 @@ void apply_duplicate_policy(char const* fn, compact<W>& c, std::size_t n, std::s
   c.weights.resize(out * k);
 }
 
-/// Finishes a graph from its compact out-CSR (directed: also its stable transpose).
+/// Finishes a graph from its compact out-CSR (directed: also its stable transpose), its layouts
+/// written by `threads` threads.
 template <class W>
-std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_options const& opts)
+std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_options const& opts, int threads)
 {
     auto impl = std::make_unique<detail::graph_impl>();
     impl->id = detail::next_graph_id();
@@ -168,10 +183,10 @@ std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_
     impl->directed = opts.directed;
     impl->duplicates = opts.duplicates;
     detail::graph_store<W> store;
-    store.out = detail::adjacency_from_compact<W>(c.offsets, c.targets, c.weights, opts.k);
+    store.out = detail::adjacency_from_compact<W>(c.offsets, c.targets, c.weights, opts.k, threads);
     if (opts.directed) {
-      auto const t = transpose(c, idx(n), static_cast<std::size_t>(opts.k));
-      store.in = detail::adjacency_from_compact<W>(t.offsets, t.targets, t.weights, opts.k);
+      auto const t = transpose(c, idx(n), static_cast<std::size_t>(opts.k), threads);
+      store.in = detail::adjacency_from_compact<W>(t.offsets, t.targets, t.weights, opts.k, threads);
     }
     impl->store = std::move(store);
     impl->last_changes = detail::change_set<W>{};
@@ -218,7 +233,7 @@ void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t c
 /// The host build of checked edges.
 template <class W>
 std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
-                       std::span<W const> weights, graph_options const& opts)
+                       std::span<W const> weights, graph_options const& opts, int threads)
 {
   char const* fn = "graph::from_edges";
   std::size_t const m = src.size();
@@ -265,12 +280,12 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   }
   apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates,
                             [&](std::size_t p) { return "edge " + std::to_string(input_edge[p]); });
-  return make_impl(std::move(c), n, opts);
+  return make_impl(std::move(c), n, opts, threads);
 }
 
 template <class W>
 std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offsets, std::span<vertex_t const> targets, std::span<W const> weights,
-                     graph_options const& opts)
+                     graph_options const& opts, int threads)
 {
   char const* fn = "graph::from_csr";
   check_options<W>(fn, opts);
@@ -311,7 +326,7 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
   else
     c.weights.assign(weights.begin(), weights.end());
   apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates, [](std::size_t e) { return "arc " + std::to_string(e); });
-  return make_impl(std::move(c), n, opts);
+  return make_impl(std::move(c), n, opts, threads);
 }
 
 /// A graph built with CUDA resources moves to the device (docs/adr/0009).
@@ -335,10 +350,8 @@ std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_
   check_edges<W>(n, src, dst, weights, opts);
 #if defined(DYNG_HAVE_CUDA)
   if (res.backend() == backend::cuda) return detail::device_from_edges(res, n, src, dst, weights, opts);
-#else
-  (void)res;
 #endif
-  return build_from_edges<W>(n, src, dst, weights, opts);
+  return build_from_edges<W>(n, src, dst, weights, opts, detail::row_pass_threads(res));
 }
 
 }  // namespace
@@ -358,13 +371,13 @@ graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t con
 graph graph::from_csr(resources const& res, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
                       std::span<std::int32_t const> weights, graph_options const& opts)
 {
-  return graph(place(res, build_from_csr<std::int32_t>(offsets, targets, weights, opts)));
+  return graph(place(res, build_from_csr<std::int32_t>(offsets, targets, weights, opts, detail::row_pass_threads(res))));
 }
 
 graph graph::from_csr(resources const& res, std::span<edge_t const> offsets, std::span<vertex_t const> targets,
                       std::span<double const> weights, graph_options const& opts)
 {
-  return graph(place(res, build_from_csr<double>(offsets, targets, weights, opts)));
+  return graph(place(res, build_from_csr<double>(offsets, targets, weights, opts, detail::row_pass_threads(res))));
 }
 
 graph::graph(std::unique_ptr<detail::graph_impl> impl) noexcept : impl_(std::move(impl)) {}

@@ -18,6 +18,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -27,12 +29,43 @@
 
 namespace dyng::detail {
 
+/// std::allocator, but a resize default-initializes: trivial elements stay unwritten until the
+/// layout's threads write them, so their pages are first touched by those threads (a
+/// value-initializing resize wrote a graph's arrays, and so paged them in, on one thread: most of
+/// a host build's time).
+template <class T>
+struct default_init_allocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = default_init_allocator<U>;
+  };
+  default_init_allocator() noexcept = default;
+  template <class U>
+  default_init_allocator(default_init_allocator<U> const&) noexcept
+  {
+  }
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
+  {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args)
+  {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// The arrays of a graph's slots (targets, weights): filled by the layout, never value-initialized.
+template <class T>
+using slot_vector = std::vector<T, default_init_allocator<T>>;
+
 template <class W>
 struct adjacency {
   std::vector<edge_t> begin;     // n + 1
   std::vector<edge_t> degree;    // n
-  std::vector<vertex_t> target;  // capacity()
-  std::vector<W> weight;         // k * capacity(), column-major
+  slot_vector<vertex_t> target;  // capacity()
+  slot_vector<W> weight;         // k * capacity(), column-major
 
   [[nodiscard]] edge_t capacity() const noexcept { return static_cast<edge_t>(target.size()); }
   [[nodiscard]] std::span<vertex_t const> targets(vertex_t v) const noexcept

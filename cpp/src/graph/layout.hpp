@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "graph/graph_impl.hpp"
 
 namespace dyng::detail {
@@ -34,10 +35,28 @@ constexpr edge_t regrow_slack(edge_t room, edge_t burst) noexcept
   return std::max(slack_for(room), for_burst);
 }
 
-/// An adjacency laid out from a compact CSR (offsets n+1, targets, weights row-major k per arc).
+/// Writes every slot of row v of a layout of capacity `cap` (slots [begin, end)): its `degree`
+/// live arcs from `from_target(i)` / `from_weight(i, c)`, then free slots (no target, weight 0).
+/// Every slot is written here first (slot_vector leaves them unwritten), by the thread that lays
+/// the row.
+template <class W, class Target, class Weight>
+void lay_row(vertex_t* target, W* weight, std::size_t cap, std::size_t k, std::size_t begin, std::size_t end,
+             std::size_t degree, Target const& from_target, Weight const& from_weight)
+{
+  for (std::size_t i = 0; i < degree; ++i) target[begin + i] = from_target(i);
+  std::fill(target + begin + degree, target + end, no_vertex);
+  for (std::size_t c = 0; c < k; ++c) {
+    W* column = weight + c * cap;
+    for (std::size_t i = 0; i < degree; ++i) column[begin + i] = from_weight(i, c);
+    std::fill(column + begin + degree, column + end, W{});
+  }
+}
+
+/// An adjacency laid out from a compact CSR (offsets n+1, targets, weights row-major k per arc),
+/// its rows written by `threads` threads.
 template <class W>
 adjacency<W> adjacency_from_compact(std::span<edge_t const> offsets, std::span<vertex_t const> targets,
-                                    std::span<W const> weights, int k)
+                                    std::span<W const> weights, int k, int threads)
 {
   adjacency<W> a;
   std::size_t const n = offsets.size() - 1;
@@ -50,16 +69,14 @@ adjacency<W> adjacency_from_compact(std::span<edge_t const> offsets, std::span<v
   }
   std::size_t const cap = idx(a.begin[n]);
   std::size_t const kk = static_cast<std::size_t>(k);
-  a.target.assign(cap, no_vertex);
-  a.weight.assign(cap * kk, W{});
-  for (std::size_t v = 0; v < n; ++v) {
+  a.target.resize(cap);
+  a.weight.resize(cap * kk);
+  for_each_index(n, threads, [&](std::size_t v) {
     std::size_t const from = idx(offsets[v]);
-    std::size_t const to = idx(a.begin[v]);
-    for (std::size_t i = 0; i < idx(a.degree[v]); ++i) {
-      a.target[to + i] = targets[from + i];
-      for (std::size_t c = 0; c < kk; ++c) a.weight[c * cap + to + i] = weights[(from + i) * kk + c];
-    }
-  }
+    lay_row<W>(a.target.data(), a.weight.data(), cap, kk, idx(a.begin[v]), idx(a.begin[v + 1]), idx(a.degree[v]),
+               [&](std::size_t i) { return targets[from + i]; },
+               [&](std::size_t i, std::size_t c) { return weights[(from + i) * kk + c]; });
+  });
   return a;
 }
 
@@ -90,9 +107,10 @@ host_csr compact(adjacency<W> const& a, vertex_t n_vertices, int k)
 
 /// Re-lays every row of `a` in one pass with fresh slack: row v gets room(v) live slots (at
 /// least its degree) plus regrow_slack(room(v), burst). Live arcs keep their order; row-relative
-/// positions stay valid. Allocates the new arrays first, so `a` is untouched if that throws.
+/// positions stay valid. Allocates the new arrays first, so `a` is untouched if that throws; its
+/// rows are written by `threads` threads.
 template <class W, class Room>
-void relayout(adjacency<W>& a, int k, Room room, edge_t burst)
+void relayout(adjacency<W>& a, int k, Room room, edge_t burst, int threads)
 {
   std::size_t const n = a.degree.size();
   std::size_t const kk = static_cast<std::size_t>(k);
@@ -104,18 +122,14 @@ void relayout(adjacency<W>& a, int k, Room room, edge_t burst)
   }
   std::size_t const cap = idx(begin[n]);
   std::size_t const old_cap = a.target.size();
-  std::vector<vertex_t> target(cap, no_vertex);
-  std::vector<W> weight(cap * kk, W{});
-  for (std::size_t v = 0; v < n; ++v) {
+  slot_vector<vertex_t> target(cap);
+  slot_vector<W> weight(cap * kk);
+  for_each_index(n, threads, [&](std::size_t v) {
     std::size_t const from = idx(a.begin[v]);
-    std::size_t const to = idx(begin[v]);
-    std::size_t const d = idx(a.degree[v]);
-    std::copy_n(a.target.begin() + static_cast<std::ptrdiff_t>(from), d,
-                target.begin() + static_cast<std::ptrdiff_t>(to));
-    for (std::size_t c = 0; c < kk; ++c)
-      std::copy_n(a.weight.begin() + static_cast<std::ptrdiff_t>(c * old_cap + from), d,
-                  weight.begin() + static_cast<std::ptrdiff_t>(c * cap + to));
-  }
+    lay_row<W>(target.data(), weight.data(), cap, kk, idx(begin[v]), idx(begin[v + 1]), idx(a.degree[v]),
+               [&](std::size_t i) { return a.target[from + i]; },
+               [&](std::size_t i, std::size_t c) { return a.weight[c * old_cap + from + i]; });
+  });
   a.begin.swap(begin);
   a.target.swap(target);
   a.weight.swap(weight);

@@ -256,7 +256,8 @@ auto arrays_of(detail::device_adjacency<W> const& a, int k)
 template <class W>
 auto arrays_of(detail::adjacency<W> const& a, int)
 {
-  return std::tuple{a.begin, a.degree, a.target, a.weight, a.capacity()};
+  return std::tuple{a.begin, a.degree, std::vector<vertex_t>(a.target.begin(), a.target.end()),
+                    std::vector<W>(a.weight.begin(), a.weight.end()), a.capacity()};
 }
 
 /// A device graph's stores against a host graph's: both directions, every array.

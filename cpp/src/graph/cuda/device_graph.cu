@@ -56,13 +56,13 @@ namespace cg = cooperative_groups;
 namespace dyng::detail {
 namespace {
 
-template <class T>
-std::vector<T> download(resources const& r, device_buffer<T> const& d)
+/// A host copy of `d` into `v` (a std::vector or a slot_vector), once the stream is synchronized.
+template <class T, class Vector>
+void download(resources const& r, device_buffer<T> const& d, Vector& v)
 {
-  std::vector<T> v(d.size());
+  v.resize(d.size());
   if (!v.empty())
     DYNG_CUDA_TRY(cudaMemcpyAsync(v.data(), d.data(), v.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_of(r)));
-  return v;
 }
 
 template <class W>
@@ -71,8 +71,8 @@ device_adjacency<W> upload_adjacency(resources const& r, adjacency<W>& a)
   device_adjacency<W> d;
   d.begin = upload(r, a.begin);
   d.degree = upload(r, a.degree);
-  d.target = upload(r, a.target);
-  d.weight = upload(r, a.weight);
+  d.target = upload(r, std::span<vertex_t const>(a.target));
+  d.weight = upload(r, std::span<W const>(a.weight));
   d.capacity = a.capacity();
   a = adjacency<W>{};  // the device copy is the graph now (a copy from pageable memory has read it)
   return d;
@@ -82,10 +82,10 @@ template <class W>
 adjacency<W> download_adjacency(resources const& r, device_adjacency<W> const& d)
 {
   adjacency<W> a;
-  a.begin = download(r, d.begin);
-  a.degree = download(r, d.degree);
-  a.target = download(r, d.target);
-  a.weight = download(r, d.weight);
+  download(r, d.begin, a.begin);
+  download(r, d.degree, a.degree);
+  download(r, d.target, a.target);
+  download(r, d.weight, a.weight);
   synchronize(r);
   return a;
 }
