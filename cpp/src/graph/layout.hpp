@@ -35,7 +35,7 @@ constexpr edge_t regrow_slack(edge_t room, edge_t burst) noexcept
   return std::max(slack_for(room), for_burst);
 }
 
-/// Writes every slot of row v of a layout of capacity `cap` (slots [begin, end)): its `degree`
+/// Writes every slot of one row, slots [begin, end) of a layout of capacity `cap`: its `degree`
 /// live arcs from `from_target(i)` / `from_weight(i, c)`, then free slots (no target, weight 0).
 /// Every slot is written here first (slot_vector leaves them unwritten), by the thread that lays
 /// the row.
