@@ -66,6 +66,15 @@ inline void check_placement(resources const& res, graph_impl const& g, std::stri
 #endif
 }
 
+/// The ids of an engine table, in its order, for messages ("a, b, c").
+template <class Engine>
+std::string engine_ids(std::span<Engine const> table)
+{
+  std::string ids;
+  for (auto const& e : table) ids += (ids.empty() ? "" : ", ") + std::string(e.id);
+  return ids;
+}
+
 /// The pinned engine (binding: it raises if it cannot run), else the first of `ranked`.
 /// @throws invalid_argument for an unknown id; not_supported when nothing can run.
 template <class Engine, class Params, class Rank>
@@ -83,9 +92,7 @@ Engine const& choose_engine(std::string_view family, std::span<Engine const> tab
       e.check_support(g, p);
       return e;
     }
-    std::string ids;
-    for (auto const& e : table) ids += (ids.empty() ? "" : ", ") + std::string(e.id);
-    throw invalid_argument(name + ": no engine has id '" + p.engine + "'; engines are: " + ids);
+    throw invalid_argument(name + ": no engine has id '" + p.engine + "'; engines are: " + engine_ids(table));
   }
   std::string declined;
   auto const ranked = rank(res, g, p, &declined);

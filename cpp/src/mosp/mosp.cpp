@@ -126,14 +126,10 @@ resolved check_params(graph const& g, params const& p, char const* what)
   DYNG_EXPECTS(r.lcm <= limit / static_cast<std::int64_t>(k + 1), too_large());
   // The trees run an sssp engine: an unknown id is named here, as mosp's parameter.
   if (!p.engine.empty()) {
-    std::string ids;
-    bool known = false;
-    for (auto const& e : sssp::detail::manifest()) {
-      known = known || e.id == p.engine;
-      ids += (ids.empty() ? "" : ", ") + std::string(e.id);
-    }
-    DYNG_EXPECTS(known, w + ": engine '" + p.engine + "' is not an sssp engine (mosp's trees run sssp engines); " +
-                            "sssp engines are: " + ids);
+    auto const table = sssp::detail::manifest();
+    DYNG_EXPECTS(std::ranges::any_of(table, [&](auto const& e) { return e.id == p.engine; }),
+                 w + ": engine '" + p.engine + "' is not an sssp engine (mosp's trees run sssp engines); " +
+                     "sssp engines are: " + dyng::detail::engine_ids(table));
   }
   return r;
 }
