@@ -2,11 +2,12 @@
 
 namespace dyng::detail {
 
-void for_each_index_parallel(std::size_t count, int threads, void (*body)(void const*, std::size_t),
+void for_each_index_parallel(std::size_t count, int threads, std::size_t chunk, void (*body)(void const*, std::size_t),
                              void const* context)
 {
   auto const n = static_cast<std::int64_t>(count);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+  auto const c = static_cast<int>(chunk);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, c)
   for (std::int64_t i = 0; i < n; ++i) body(context, static_cast<std::size_t>(i));
 }
 

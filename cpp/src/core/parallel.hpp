@@ -18,9 +18,10 @@ inline int row_pass_threads(resources const& res) noexcept
   return res.backend() == backend::openmp ? res.threads() : 1;
 }
 
-/// for_each_index's parallel loop (parallel.cpp): OpenMP's pragmas stay out of headers that
-/// nvcc's host compiler reads without OpenMP.
-void for_each_index_parallel(std::size_t count, int threads, void (*body)(void const*, std::size_t),
+/// The parallel loop of for_each_index and for_each_block (parallel.cpp), in dynamic chunks of
+/// `chunk` indices: OpenMP's pragmas stay out of headers that nvcc's host compiler reads without
+/// OpenMP.
+void for_each_index_parallel(std::size_t count, int threads, std::size_t chunk, void (*body)(void const*, std::size_t),
                              void const* context);
 
 /// body(i) for every i below count, on `threads` threads when there are enough items, in dynamic
@@ -33,7 +34,23 @@ void for_each_index(std::size_t count, int threads, Body const& body)
     return;
   }
   for_each_index_parallel(
-      count, threads, [](void const* c, std::size_t i) { (*static_cast<Body const*>(c))(i); }, &body);
+      count, threads, 64, [](void const* c, std::size_t i) { (*static_cast<Body const*>(c))(i); }, &body);
+}
+
+/// body(begin, end) over [0, count) in blocks of 2,048 indices, on `threads` threads when there
+/// are enough: for passes over arcs, where a call per index would cost as much as the work.
+template <class Body>
+void for_each_block(std::size_t count, int threads, Body const& body)
+{
+  if (threads <= 1 || static_cast<std::int64_t>(count) <= parallel_cutoff) {
+    if (count > 0) body(std::size_t{0}, count);
+    return;
+  }
+  constexpr std::size_t block = 2048;
+  auto const per_block = [&](std::size_t b) { body(b * block, b * block + block < count ? b * block + block : count); };
+  for_each_index_parallel(
+      (count + block - 1) / block, threads, 1,
+      [](void const* c, std::size_t b) { (*static_cast<decltype(per_block) const*>(c))(b); }, &per_block);
 }
 
 }  // namespace dyng::detail

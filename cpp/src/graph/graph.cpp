@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -129,44 +130,88 @@ compact<W> transpose(compact<W> const& c, std::size_t n, std::size_t k, int thre
   return t;
 }
 
-/// Applies the duplicate policy to each row of `c` (parallel arcs are adjacent or not; a
-/// per-target mark finds them in O(n + m)). `input_row(e)` names input rows for messages.
+/// Calls on_copy(first, copy) for every arc of the row [begin, end) of `targets` that repeats an
+/// earlier arc's target (`first`: that target's first arc). Rows sorted by target (from_edges
+/// sorts them) hold their copies side by side; others (from_csr's) are sorted into `scratch`.
+template <class OnCopy>
+void for_each_copy(std::span<vertex_t const> targets, std::size_t begin, std::size_t end,
+                   std::vector<std::pair<vertex_t, std::size_t>>& scratch, OnCopy const& on_copy)
+{
+  if (std::is_sorted(targets.begin() + static_cast<std::ptrdiff_t>(begin),
+                     targets.begin() + static_cast<std::ptrdiff_t>(end))) {
+    for (std::size_t first = begin, a = begin + 1; a < end; ++a) {
+      if (targets[a] != targets[first])
+        first = a;
+      else
+        on_copy(first, a);
+    }
+    return;
+  }
+  scratch.clear();
+  for (auto a = begin; a < end; ++a) scratch.emplace_back(targets[a], a);
+  std::sort(scratch.begin(), scratch.end());
+  for (std::size_t i = 1, first = 0; i < scratch.size(); ++i) {
+    if (scratch[i].first != scratch[first].first)
+      first = i;
+    else
+      on_copy(scratch[first].second, scratch[i].second);
+  }
+}
+
+/// Applies the duplicate policy to each row of `c`, rows on `threads` threads: under error the
+/// first row with parallel arcs is refused; under min_weight each column of a row's first copy
+/// takes the smallest weight of its copies and the later copies go, the survivors keeping their
+/// order. `input_row(p)` names input rows for messages.
 template <class W>
 void apply_duplicate_policy(char const* fn, compact<W>& c, std::size_t n, std::size_t k, duplicate_edges policy,
-                            auto input_row)
+                            int threads, auto input_row)
 {
   if (policy == duplicate_edges::keep) return;
-  std::vector<edge_t> first(n, -1);  // position of target t's first arc in the current row
-  std::vector<vertex_t> row_of(n, no_vertex);
-  std::size_t out = 0;
-  edge_t new_begin = 0;
-  for (std::size_t u = 0; u < n; ++u) {
-    auto const b = idx(c.offsets[u]);
-    auto const e = idx(c.offsets[u + 1]);
-    c.offsets[u] = new_begin;
-    for (auto a = b; a < e; ++a) {
-      auto const t = idx(c.targets[a]);
-      if (row_of[t] == static_cast<vertex_t>(u)) {
-        auto const keep = idx(first[t]);
-        DYNG_EXPECTS(policy != duplicate_edges::error,
-                     std::string(fn) + ": " + input_row(keep) + " and " + input_row(a) + " both give the arc " +
-                         edge_str(static_cast<vertex_t>(u), c.targets[a]) +
-                         "; remove the duplicate, or pass duplicate_edges::min_weight or keep");
+  bool const merge = policy == duplicate_edges::min_weight;
+  std::span<vertex_t const> const targets(c.targets);
+  std::vector<edge_t> copies(n, 0);  // per row
+  std::vector<std::uint8_t> is_copy;  // per arc, when merging
+  if (merge) is_copy.assign(targets.size(), 0);
+  detail::for_each_block(n, threads, [&](std::size_t first_row, std::size_t last_row) {
+    std::vector<std::pair<vertex_t, std::size_t>> scratch;
+    for (auto u = first_row; u < last_row; ++u)
+      for_each_copy(targets, idx(c.offsets[u]), idx(c.offsets[u + 1]), scratch, [&](std::size_t keep, std::size_t a) {
+        ++copies[u];
+        if (!merge) return;
+        is_copy[a] = 1;
         for (std::size_t j = 0; j < k; ++j) c.weights[keep * k + j] = std::min(c.weights[keep * k + j], c.weights[a * k + j]);
-        continue;
-      }
-      row_of[t] = static_cast<vertex_t>(u);
-      first[t] = static_cast<edge_t>(out);
-      c.targets[out] = c.targets[a];
-      if (out != a)
-        for (std::size_t j = 0; j < k; ++j) c.weights[out * k + j] = c.weights[a * k + j];
+      });
+  });
+  auto const with_copies = std::ranges::find_if(copies, [](edge_t x) { return x > 0; });
+  if (with_copies == copies.end()) return;
+  if (!merge) {  // refuse the first copy of the first such row
+    auto const u = static_cast<std::size_t>(with_copies - copies.begin());
+    std::vector<std::pair<vertex_t, std::size_t>> scratch;
+    std::pair<std::size_t, std::size_t> named{0, std::numeric_limits<std::size_t>::max()};
+    for_each_copy(targets, idx(c.offsets[u]), idx(c.offsets[u + 1]), scratch, [&](std::size_t keep, std::size_t a) {
+      if (a < named.second) named = {keep, a};
+    });
+    DYNG_EXPECTS(false, std::string(fn) + ": " + input_row(named.first) + " and " + input_row(named.second) +
+                            " both give the arc " + edge_str(static_cast<vertex_t>(u), targets[named.second]) +
+                            "; remove the duplicate, or pass duplicate_edges::min_weight or keep");
+  }
+  compact<W> merged;
+  merged.offsets.resize(n + 1);
+  merged.offsets[0] = 0;
+  for (std::size_t u = 0; u < n; ++u) merged.offsets[u + 1] = merged.offsets[u] + (c.offsets[u + 1] - c.offsets[u]) - copies[u];
+  merged.targets.resize(idx(merged.offsets[n]));
+  merged.weights.resize(merged.targets.size() * k);
+  detail::for_each_index(n, threads, [&](std::size_t u) {
+    auto out = idx(merged.offsets[u]);
+    for (auto a = idx(c.offsets[u]); a < idx(c.offsets[u + 1]); ++a) {
+      if (is_copy[a]) continue;
+      merged.targets[out] = targets[a];
+      std::copy_n(c.weights.begin() + static_cast<std::ptrdiff_t>(a * k), k,
+                  merged.weights.begin() + static_cast<std::ptrdiff_t>(out * k));
       ++out;
     }
-    new_begin = static_cast<edge_t>(out);
-  }
-  c.offsets[n] = new_begin;
-  c.targets.resize(out);
-  c.weights.resize(out * k);
+  });
+  c = std::move(merged);
 }
 
 /// Finishes a graph from its compact out-CSR (directed: also its stable transpose), its layouts
@@ -193,18 +238,17 @@ std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_
     return impl;
 }
 
-/// Sorts one row [first, last) stably: by insertion when it is short (a road graph's rows hold a
-/// few arcs, and std::stable_sort allocates a buffer per call: a third of building NE went to
-/// those calls), by std::stable_sort otherwise.
+/// Sorts one row [first, last) of distinct keys: by insertion when it is short (a road graph's
+/// rows hold a few arcs), by std::sort otherwise.
 template <class It, class Less>
-void stable_sort_row(It first, It last, Less less)
+void sort_row(It first, It last, Less less)
 {
   if (last - first > 32) {
-    std::stable_sort(first, last, less);
+    std::sort(first, last, less);
     return;
   }
   for (It i = first; i != last; ++i)
-    for (It j = i; j != first && less(*j, *(j - 1)); --j) std::iter_swap(j, j - 1);  // equal keys never pass
+    for (It j = i; j != first && less(*j, *(j - 1)); --j) std::iter_swap(j, j - 1);
 }
 
 /// graph::from_edges's checks of its input, before any build.
@@ -230,56 +274,53 @@ void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t c
   check_weights<W>(fn, "edge", m, weights, opts.k, [&](std::size_t e) { return std::pair{src[e], dst[e]}; });
 }
 
-/// The host build of checked edges.
+/// The host build of checked edges, on `threads` threads. Arcs are numbered, not stored: on a
+/// directed graph arc a is edge a; on an undirected one arcs 2e and 2e + 1 are edge e and its
+/// reverse, which a self-loop lacks (it is one arc).
 template <class W>
 std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                        std::span<W const> weights, graph_options const& opts, int threads)
 {
   char const* fn = "graph::from_edges";
-  std::size_t const m = src.size();
   std::size_t const k = static_cast<std::size_t>(opts.k);
-  // Arcs: the edge itself, and on an undirected graph its reverse (a self-loop is one arc).
   std::size_t const nn = idx(n);
-  std::vector<std::size_t> arc_edge;  // input edge of each arc
-  std::vector<vertex_t> arc_src, arc_dst;
-  std::size_t const max_arcs = opts.directed ? m : 2 * m;
-  arc_edge.reserve(max_arcs);
-  arc_src.reserve(max_arcs);
-  arc_dst.reserve(max_arcs);
-  for (std::size_t e = 0; e < m; ++e) {
-    arc_edge.push_back(e);
-    arc_src.push_back(src[e]);
-    arc_dst.push_back(dst[e]);
-    if (!opts.directed && src[e] != dst[e]) {
-      arc_edge.push_back(e);
-      arc_src.push_back(dst[e]);
-      arc_dst.push_back(src[e]);
-    }
-  }
-  // Counting sort by source (stable), then each row by target (stable: copies keep input order).
+  std::size_t const per_edge = opts.directed ? 1 : 2;
+  auto const edge_of = [&](std::size_t a) { return a / per_edge; };
+  auto const reversed = [&](std::size_t a) { return a % per_edge == 1; };
+  auto const present = [&](std::size_t a) { return !reversed(a) || src[edge_of(a)] != dst[edge_of(a)]; };
+  auto const source = [&](std::size_t a) { return reversed(a) ? dst[edge_of(a)] : src[edge_of(a)]; };
+  auto const target = [&](std::size_t a) { return reversed(a) ? src[edge_of(a)] : dst[edge_of(a)]; };
+  std::size_t const arcs = src.size() * per_edge;
+  // Rows by source: sized by counting, filled with each arc taking a slot of its row in any
+  // order, then each row sorted by (target, arc), which keeps parallel arcs in input order.
   compact<W> c;
   c.offsets.assign(nn + 1, 0);
-  for (auto u : arc_src) ++c.offsets[idx(u) + 1];
-  for (std::size_t v = 0; v < nn; ++v) c.offsets[v + 1] += c.offsets[v];
-  std::vector<std::size_t> order(arc_src.size());
-  {
-    std::vector<edge_t> pos(c.offsets.begin(), c.offsets.end() - 1);
-    for (std::size_t a = 0; a < arc_src.size(); ++a) order[idx(pos[idx(arc_src[a])]++)] = a;
-  }
-  for (std::size_t u = 0; u < nn; ++u)
-    stable_sort_row(order.begin() + c.offsets[u], order.begin() + c.offsets[u + 1],
-                    [&](std::size_t a, std::size_t b) { return arc_dst[a] < arc_dst[b]; });
+  detail::for_each_block(arcs, threads, [&](std::size_t begin, std::size_t end) {
+    for (auto a = begin; a < end; ++a)
+      if (present(a)) std::atomic_ref<edge_t>(c.offsets[idx(source(a)) + 1]).fetch_add(1, std::memory_order_relaxed);
+  });
+  std::partial_sum(c.offsets.begin(), c.offsets.end(), c.offsets.begin());
+  std::vector<edge_t> cursor(c.offsets.begin(), c.offsets.end() - 1);
+  detail::slot_vector<std::size_t> order(idx(c.offsets[nn]));  // slot -> arc
+  detail::for_each_block(arcs, threads, [&](std::size_t begin, std::size_t end) {
+    for (auto a = begin; a < end; ++a)
+      if (present(a))
+        order[idx(std::atomic_ref<edge_t>(cursor[idx(source(a))]).fetch_add(1, std::memory_order_relaxed))] = a;
+  });
   c.targets.resize(order.size());
   c.weights.resize(order.size() * k);
-  std::vector<std::size_t> input_edge(order.size());
-  for (std::size_t p = 0; p < order.size(); ++p) {
-    auto const a = order[p];
-    c.targets[p] = arc_dst[a];
-    input_edge[p] = arc_edge[a];
-    for (std::size_t j = 0; j < k; ++j) c.weights[p * k + j] = weights.empty() ? W{1} : weights[arc_edge[a] * k + j];
-  }
-  apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates,
-                            [&](std::size_t p) { return "edge " + std::to_string(input_edge[p]); });
+  detail::for_each_index(nn, threads, [&](std::size_t u) {
+    auto const first = idx(c.offsets[u]), last = idx(c.offsets[u + 1]);
+    sort_row(order.begin() + static_cast<std::ptrdiff_t>(first), order.begin() + static_cast<std::ptrdiff_t>(last),
+             [&](std::size_t a, std::size_t b) { return target(a) != target(b) ? target(a) < target(b) : a < b; });
+    for (auto p = first; p < last; ++p) {
+      auto const a = order[p];
+      c.targets[p] = target(a);
+      for (std::size_t j = 0; j < k; ++j) c.weights[p * k + j] = weights.empty() ? W{1} : weights[edge_of(a) * k + j];
+    }
+  });
+  apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates, threads,
+                            [&](std::size_t p) { return "edge " + std::to_string(edge_of(order[p])); });
   return make_impl(std::move(c), n, opts, threads);
 }
 
@@ -325,7 +366,8 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
     c.weights.assign(m * k, W{1});
   else
     c.weights.assign(weights.begin(), weights.end());
-  apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates, [](std::size_t e) { return "arc " + std::to_string(e); });
+  apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates, threads,
+                            [](std::size_t e) { return "arc " + std::to_string(e); });
   return make_impl(std::move(c), n, opts, threads);
 }
 

@@ -25,6 +25,7 @@
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
 #include "core/dispatch.hpp"
+#include "core/parallel.hpp"
 #if defined(DYNG_HAVE_CUDA)
 #include "core/side_by_side.hpp"
 #endif
@@ -137,7 +138,8 @@ resolved check_params(graph const& g, params const& p, char const* what)
 template <class W>
 using costs_of = std::vector<distance_of<W>>;
 
-/// Builds the combined graph from the K trees (their parents) and records the parent tuples.
+/// Builds the combined graph from the K trees (their parents) and records the parent tuples, on
+/// the resources' threads (a vertex's arcs are written at offsets counted first).
 template <class W>
 graph build_combined(resources const& res, graph const& g, result& r)
 {
@@ -147,31 +149,37 @@ graph build_combined(resources const& res, graph const& g, result& r)
   auto const lcm = access::lcm(r);
   auto const n = static_cast<std::size_t>(g.num_vertices());
   auto const k = trees.size();
+  int const threads = dyng::detail::row_pass_threads(res);
   auto& tuple = access::tuple(r);
   tuple.resize(n * k);
-  for (std::size_t i = 0; i < k; ++i) {
-    auto const par = trees[i].parents();
-    for (std::size_t v = 0; v < n; ++v) tuple[v * k + i] = par[v];
-  }
-  auto const& in = g.impl().in_adj<W>();
-  std::vector<vertex_t> src, dst;
-  std::vector<W> wts;
-  src.reserve(n);
-  dst.reserve(n);
-  wts.reserve(n * (k + 1));
-  std::vector<vertex_t> parents(k);
-  std::vector<W> aw(k);
-  for (std::size_t v = 0; v < n; ++v) {
-    std::span<vertex_t const> const t(tuple.data() + v * k, k);
-    auto const count = detail::distinct_parents(t, parents);
-    for (std::size_t j = 0; j < count; ++j) {
-      src.push_back(parents[j]);
-      dst.push_back(static_cast<vertex_t>(v));
-      wts.push_back(static_cast<W>(detail::combined_weight(t, parents[j], pref, lcm)));
-      detail::arc_weights<W>(in, static_cast<vertex_t>(v), parents[j], obj, aw);
-      wts.insert(wts.end(), aw.begin(), aw.end());
+  std::vector<std::span<vertex_t const>> par;
+  for (auto const& t : trees) par.push_back(t.parents());
+  std::vector<std::size_t> first(n + 1, 0);
+  dyng::detail::for_each_block(n, threads, [&](std::size_t begin, std::size_t end) {
+    std::vector<vertex_t> parents(k);
+    for (auto v = begin; v < end; ++v) {
+      for (std::size_t i = 0; i < k; ++i) tuple[v * k + i] = par[i][v];
+      first[v + 1] = detail::distinct_parents({tuple.data() + v * k, k}, parents);
     }
-  }
+  });
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  auto const& in = g.impl().in_adj<W>();
+  dyng::detail::slot_vector<vertex_t> src(first[n]), dst(first[n]);
+  dyng::detail::slot_vector<W> wts(first[n] * (k + 1));
+  dyng::detail::for_each_block(n, threads, [&](std::size_t begin, std::size_t end) {
+    std::vector<vertex_t> parents(k);
+    for (auto v = begin; v < end; ++v) {
+      std::span<vertex_t const> const t(tuple.data() + v * k, k);
+      auto const count = detail::distinct_parents(t, parents);
+      for (std::size_t j = 0; j < count; ++j) {
+        auto const a = first[v] + j;
+        src[a] = parents[j];
+        dst[a] = static_cast<vertex_t>(v);
+        wts[a * (k + 1)] = static_cast<W>(detail::combined_weight(t, parents[j], pref, lcm));
+        detail::arc_weights<W>(in, static_cast<vertex_t>(v), parents[j], obj, {wts.data() + a * (k + 1) + 1, k});
+      }
+    }
+  });
   graph_options const opts{.directed = true, .k = static_cast<int>(k) + 1, .weight_type = g.weight_type(),
                            .duplicates = duplicate_edges::error};
   return graph::from_edges(res, g.num_vertices(), src, dst, std::span<W const>(wts), opts);

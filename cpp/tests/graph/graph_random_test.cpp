@@ -2,7 +2,9 @@
 // the seed in every failure message.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <utility>
@@ -383,6 +385,124 @@ TEST(GraphRandomParallel, OpenMpCommitsEqualSequential)
       expect_consistent(b, where);
       existing.clear();
       for (auto const& [u, v, ww] : out_arcs(a)) existing.emplace_back(u, v);
+    }
+  }
+}
+
+/// An input arc: its target, weights and input position (edge of from_edges, arc of from_csr).
+struct input_arc {
+  vertex_t v;
+  std::vector<double> w;
+  std::size_t at;
+};
+using input_rows = std::vector<std::vector<input_arc>>;
+
+/// Each row of a build by the definition (docs/cpp.md): its arcs in input order (an undirected
+/// edge's reverse right after it, a self-loop once), stably sorted by target for from_edges
+/// (from_csr keeps row order); parallel arcs merged into their first copy with the smallest
+/// weight per column (min_weight) or kept (keep).
+std::vector<input_arc> reference_row(std::vector<input_arc> row, bool sort, duplicate_edges policy)
+{
+  if (sort) std::ranges::stable_sort(row, {}, &input_arc::v);
+  std::vector<input_arc> kept;
+  for (auto const& x : row) {
+    auto const same = std::ranges::find(kept, x.v, &input_arc::v);
+    if (policy == duplicate_edges::keep || same == kept.end()) {
+      kept.push_back(x);
+      continue;
+    }
+    for (std::size_t c = 0; c < x.w.size(); ++c) same->w[c] = std::min(same->w[c], x.w[c]);
+  }
+  return kept;
+}
+
+std::vector<arc> reference_build(input_rows const& rows, bool sort, duplicate_edges policy)
+{
+  std::vector<arc> out;
+  for (std::size_t u = 0; u < rows.size(); ++u)
+    for (auto const& x : reference_row(rows[u], sort, policy)) out.emplace_back(static_cast<vertex_t>(u), x.v, x.w);
+  return out;
+}
+
+/// duplicate_edges::error's refusal: the first copy (in the row's order) of the first row with
+/// parallel arcs, and that arc's first copy; empty when there are none.
+std::string reference_refusal(input_rows const& rows, bool sort, std::string const& item)
+{
+  for (std::size_t u = 0; u < rows.size(); ++u) {
+    auto row = rows[u];
+    if (sort) std::ranges::stable_sort(row, {}, &input_arc::v);
+    for (std::size_t p = 1; p < row.size(); ++p) {
+      auto const first = std::ranges::find(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(p), row[p].v, &input_arc::v);
+      if (first != row.begin() + static_cast<std::ptrdiff_t>(p))
+        return item + " " + std::to_string(first->at) + " and " + item + " " + std::to_string(row[p].at) +
+               " both give the arc " + detail::edge_str(static_cast<vertex_t>(u), row[p].v);
+    }
+  }
+  return {};
+}
+
+// from_edges and from_csr (rows in input order, so unsorted) on 1 and 2-4 threads against the
+// reference, with hub rows (past the insertion sort), self-loops and parallel arcs, under every
+// duplicate policy: the same arcs in the same order, or under duplicate_edges::error the same
+// refusal, naming the first parallel arc of the first row that has one.
+TEST(GraphRandomParallel, BuildsEqualTheReference)
+{
+  for (int seed = 1; seed <= 12; ++seed) {
+    rng r{std::mt19937_64(static_cast<std::uint64_t>(seed) * 7919)};
+    bool const directed = seed % 2 == 0;
+    int const k = 1 + seed % 2;
+    auto const policy = std::array{duplicate_edges::min_weight, duplicate_edges::keep, duplicate_edges::error}[static_cast<std::size_t>(seed % 3)];
+    vertex_t const n = seed <= 6 ? 2500 : 40;  // sparse (few parallel arcs), or dense (many)
+    auto endpoint = [&] { return static_cast<vertex_t>(r.coin(0.05) ? r.uniform(0, 2) : r.uniform(0, n - 1)); };
+    std::vector<vertex_t> src, dst;
+    std::vector<std::int32_t> w;
+    input_rows rows(static_cast<std::size_t>(n));
+    for (std::size_t e = 0; e < 3 * static_cast<std::size_t>(n) + 2000; ++e) {
+      src.push_back(endpoint());
+      dst.push_back(endpoint());
+      std::vector<double> ws;
+      for (int c = 0; c < k; ++c) {
+        w.push_back(r.uniform(0, 9));
+        ws.push_back(w.back());
+      }
+      rows[static_cast<std::size_t>(src.back())].push_back({dst.back(), ws, e});
+      if (!directed && src.back() != dst.back()) rows[static_cast<std::size_t>(dst.back())].push_back({src.back(), ws, e});
+    }
+    // The same arcs as a CSR (directed only: from_csr builds those), rows in input order.
+    std::vector<edge_t> offsets{0};
+    std::vector<vertex_t> targets;
+    std::vector<std::int32_t> csr_w;
+    input_rows csr_rows = rows;
+    for (auto& row : csr_rows) {
+      for (auto& x : row) {
+        x.at = targets.size();
+        targets.push_back(x.v);
+        for (double c : x.w) csr_w.push_back(static_cast<std::int32_t>(c));
+      }
+      offsets.push_back(static_cast<edge_t>(targets.size()));
+    }
+    graph_options const opts{.directed = directed, .k = k, .weight_type = weight_type::int32, .duplicates = policy};
+    for (int threads : {1, 2 + seed % 3}) {
+      if (threads > 1 && !openmp_available()) continue;
+      auto const res = threads == 1 ? resources::sequential() : resources::openmp(threads);
+      auto check = [&](auto const& build, input_rows const& expected, bool sort, std::string const& item) {
+        std::string const where = "seed=" + std::to_string(seed) + " threads=" + std::to_string(threads) + " " + item;
+        auto const refusal = reference_refusal(expected, sort, item);
+        if (policy == duplicate_edges::error && !refusal.empty()) {
+          try {
+            (void)build();
+            ADD_FAILURE() << where << ": no refusal";
+          } catch (invalid_argument const& e) {
+            EXPECT_NE(std::string(e.what()).find(refusal), std::string::npos) << where << ": " << e.what();
+          }
+          return;
+        }
+        auto const g = build();
+        EXPECT_EQ(out_arcs(g), reference_build(expected, sort, policy)) << where;
+        expect_consistent(g, where);
+      };
+      check([&] { return graph::from_edges(res, n, src, dst, w, opts); }, rows, true, "edge");
+      if (directed) check([&] { return graph::from_csr(res, offsets, targets, csr_w, opts); }, csr_rows, false, "arc");
     }
   }
 }
