@@ -85,6 +85,13 @@ void check_weights(char const* fn, char const* row_name, std::size_t m, std::spa
   }
 }
 
+/// Counter `c` before its increment: atomic where threads share the counters (an atomic
+/// increment costs one thread as much as the rest of its pass).
+inline edge_t take(edge_t& c, int threads) noexcept
+{
+  return threads > 1 ? std::atomic_ref<edge_t>(c).fetch_add(1, std::memory_order_relaxed) : c++;
+}
+
 /// A compact CSR being built, weights row-major.
 template <class W>
 struct compact {
@@ -110,7 +117,7 @@ compact<W> transpose(compact<W> const& c, std::size_t n, std::size_t k, int thre
   detail::slot_vector<vertex_t> source_of(m);  // arc -> its source
   detail::for_each_index(n, threads, [&](std::size_t u) {
     for (auto e = idx(c.offsets[u]); e < idx(c.offsets[u + 1]); ++e) {
-      auto const slot = std::atomic_ref<edge_t>(cursor[idx(c.targets[e])]).fetch_add(1, std::memory_order_relaxed);
+      auto const slot = take(cursor[idx(c.targets[e])], threads);
       arc[idx(slot)] = static_cast<edge_t>(e);
       source_of[e] = static_cast<vertex_t>(u);
     }
@@ -284,28 +291,27 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   char const* fn = "graph::from_edges";
   std::size_t const k = static_cast<std::size_t>(opts.k);
   std::size_t const nn = idx(n);
-  std::size_t const per_edge = opts.directed ? 1 : 2;
-  auto const edge_of = [&](std::size_t a) { return a / per_edge; };
-  auto const reversed = [&](std::size_t a) { return a % per_edge == 1; };
+  std::size_t const shift = opts.directed ? 0 : 1;  // arcs per edge: 1 << shift
+  auto const edge_of = [&](std::size_t a) { return a >> shift; };
+  auto const reversed = [&](std::size_t a) { return (a & shift) != 0; };
   auto const present = [&](std::size_t a) { return !reversed(a) || src[edge_of(a)] != dst[edge_of(a)]; };
   auto const source = [&](std::size_t a) { return reversed(a) ? dst[edge_of(a)] : src[edge_of(a)]; };
   auto const target = [&](std::size_t a) { return reversed(a) ? src[edge_of(a)] : dst[edge_of(a)]; };
-  std::size_t const arcs = src.size() * per_edge;
+  std::size_t const arcs = src.size() << shift;
   // Rows by source: sized by counting, filled with each arc taking a slot of its row in any
   // order, then each row sorted by (target, arc), which keeps parallel arcs in input order.
   compact<W> c;
   c.offsets.assign(nn + 1, 0);
   detail::for_each_block(arcs, threads, [&](std::size_t begin, std::size_t end) {
     for (auto a = begin; a < end; ++a)
-      if (present(a)) std::atomic_ref<edge_t>(c.offsets[idx(source(a)) + 1]).fetch_add(1, std::memory_order_relaxed);
+      if (present(a)) take(c.offsets[idx(source(a)) + 1], threads);
   });
   std::partial_sum(c.offsets.begin(), c.offsets.end(), c.offsets.begin());
   std::vector<edge_t> cursor(c.offsets.begin(), c.offsets.end() - 1);
   detail::slot_vector<std::size_t> order(idx(c.offsets[nn]));  // slot -> arc
   detail::for_each_block(arcs, threads, [&](std::size_t begin, std::size_t end) {
     for (auto a = begin; a < end; ++a)
-      if (present(a))
-        order[idx(std::atomic_ref<edge_t>(cursor[idx(source(a))]).fetch_add(1, std::memory_order_relaxed))] = a;
+      if (present(a)) order[idx(take(cursor[idx(source(a))], threads))] = a;
   });
   c.targets.resize(order.size());
   c.weights.resize(order.size() * k);
