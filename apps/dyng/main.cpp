@@ -91,7 +91,7 @@ int main(int argc, char** argv)
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
-  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout")->check(a_path());
+  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing)")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
                  "by length, then ids) on stdout or in the JSON")
       ->check(at_least(1));

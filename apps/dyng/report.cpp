@@ -650,18 +650,16 @@ output_guard::output_guard(std::string const& path, kind what) : path_(path), ki
   namespace fs = std::filesystem;
   if (path_.empty()) return;
   std::error_code ec;
-  if (what == kind::file) {
-    if (fs::is_directory(path_, ec))
-      throw invalid_argument("--output " + path_.string() + ": is a directory; name a file");
-    staging_ = path_.string() + staging_suffix();
-    return;
-  }
-  if (fs::exists(path_, ec) && !fs::is_directory(path_, ec))
+  if (what == kind::file && fs::is_directory(path_, ec))
+    throw invalid_argument("--output " + path_.string() + ": is a directory; name a file");
+  if (what == kind::directory && fs::exists(path_, ec) && !fs::is_directory(path_, ec))
     throw invalid_argument("--out " + path_.string() + ": exists and is not a directory; name a directory (made if missing)");
-  // Made now with the parents it lacks (removed again if the run fails); the staging inside it.
-  for (auto p = path_; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made_.insert(made_.begin(), p);
-  io::make_directories(path_);
-  staging_ = (path_ / staging_suffix()).string();
+  // The directory written into (a file's folder) is made now with the parents it lacks, removed
+  // again if the run fails; the staging is beside the file, or inside the directory.
+  auto const folder = what == kind::file ? path_.parent_path() : path_;
+  for (auto p = folder; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made_.insert(made_.begin(), p);
+  if (!folder.empty()) io::make_directories(folder);
+  staging_ = what == kind::file ? path_.string() + staging_suffix() : (path_ / staging_suffix()).string();
 }
 
 void output_guard::keep()

@@ -59,6 +59,11 @@ expect_exit 1 "vertex id 9 is not in the graph \\(file ids 1..3" cycles "$tmp/ok
 expect_exit 2 "file: expected a path" cycles "" -k 3
 expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
 [[ ! -e $tmp/h.txt ]] || { echo "FAIL: a failed cycles run left $tmp/h.txt"; failures=$((failures + 1)); }
+# An --output in a folder that does not exist yet: made for a run that succeeds, not left by one that fails.
+check "output in a new folder" "$dyng" cycles "$tmp/ok.gr" -k 3 --output "$tmp/new/dir/h.txt"
+[[ -s $tmp/new/dir/h.txt ]] || { echo "FAIL: --output into a new folder wrote nothing"; failures=$((failures + 1)); }
+expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/gone/h.txt"
+[[ ! -e $tmp/gone ]] || { echo "FAIL: a failed cycles run left $tmp/gone"; failures=$((failures + 1)); }
 mkdir -p "$tmp/a-dir"
 expect_exit 1 "dyng: error: --output .*a-dir: is a directory; name a file" cycles "$tmp/ok.gr" -k 3 --output "$tmp/a-dir"
 echo "an earlier histogram" > "$tmp/h.txt"

@@ -67,12 +67,19 @@ void for_each_row(std::string_view text, bool comments, Row row)
   }
 }
 
+/// A row's weights in a format hint: "<w>" for one column, else "<wF> .. <wL>", the columns
+/// numbered from `first`.
+std::string weights_form(int k, int first)
+{
+  return k == 1 ? "<w>" : "<w" + num(first) + "> .. <w" + num(first + k - 1) + ">";
+}
+
 }  // namespace
 
 void parse_batch(std::string_view text, std::string_view name, batch_ids const& ids, batch& b, batch_lines* lines)
 {
   auto const k = static_cast<std::size_t>(b.k());
-  std::string const weights = b.k() == 1 ? "<w>" : "<w1> .. <w" + num(b.k()) + ">";
+  std::string const weights = weights_form(b.k(), 1);
   std::string const ins_form = "+ <u> <v> " + weights;
   std::string const chg_form = "= <u> <v> " + weights;
   constexpr std::string_view del_form = "- <u> <v>";
@@ -117,7 +124,7 @@ void parse_batch(std::string_view text, std::string_view name, batch_ids const& 
 void parse_mosp_insertions(std::string_view text, std::string_view name, batch& b, std::vector<std::int64_t>* lines)
 {
   auto const k = static_cast<std::size_t>(b.k());
-  std::string const form = "<u> <v> <w0> .. <w" + num(b.k() - 1) + ">";
+  std::string const form = "<u> <v> " + weights_form(b.k(), 0);
   std::vector<double> w(k);
   for_each_row(text, false, [&](fields& f, std::string_view t, std::int64_t ln, std::string_view line) {
     std::string_view tv;

@@ -747,6 +747,13 @@ TEST(IoErrors, BatchFiles)
   EXPECT_EQ(batch_error("- -1 1\n", 1), "b.batch:1: vertex id -1 is below the first id 0 (ids are 0-based)");
   EXPECT_NE(io_error_of([] { (void)io::read_mosp_batch(data_dir / "nope.txt", {}, 1); }).find("nope.txt"),
             std::string::npos);
+  // A MOSP insertion row's form names its weight columns: one, or from w0.
+  temp_dir tmp;
+  spit(tmp.path() / "insert.txt", "0 1\n");
+  for (int k : {1, 3})
+    EXPECT_EQ(io_error_of([&] { (void)io::read_mosp_batch(tmp.path() / "insert.txt", {}, k); }),
+              (tmp.path() / "insert.txt").string() + ":1: expected '<u> <v> " + (k == 1 ? "<w>" : "<w0> .. <w2>") +
+                  "', got '0 1'");
 }
 
 TEST(IoErrors, ResultFiles)
