@@ -129,6 +129,10 @@ struct batch_options {
   [[nodiscard]] batch make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const;
 };
 
+/// `e`'s message without the source tag the library ends it with (" [cpp/src/...:line]"), for a
+/// message of the command line's own that goes on after it.
+std::string untagged(std::exception const& e);
+
 /// A rejected batch's message for the command line. A row the commit refused, in a batch read
 /// from files, is named by its file and line (and an absent edge by its file ids); any other
 /// refusal says where the batch came from and how the library's 0-based vertices map to file ids.

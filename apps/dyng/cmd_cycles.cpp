@@ -177,7 +177,13 @@ int run_cycles(cycles_options const& o)
       if (!o.updates.empty()) return read_updates(l, o.updates, policy);
       cycle_count::generator_options go{.deletions = o.deletes, .insertions = o.inserts, .seed = o.batch_seed};
       if (o.window > 0) go.window = o.window;
-      return cycle_count::generate_batch(g, go);
+      try {
+        return cycle_count::generate_batch(g, go);
+      } catch (invalid_argument const& e) {  // name the options that asked
+        throw invalid_argument("--random-deletions " + std::to_string(o.deletes) + " --random-insertions " +
+                               std::to_string(o.inserts) + (o.window > 0 ? " --window " + std::to_string(o.window) : "") +
+                               ": " + untagged(e));
+      }
     }();
     generate_ms = elapsed_ms(start);
     deletions = b.deletions();

@@ -270,6 +270,9 @@ void backend_options::note_ignored() const
 
 resources backend_options::make() const
 {
+  if (backend == "cuda" && !library_build().cuda)
+    throw not_supported("--backend cuda: this dyng was built without the CUDA backend; build it with "
+                        "-DDYNG_ENABLE_CUDA=ON (cmake --preset cuda), or choose --backend seq or omp");
   if (backend == "cuda") return resources::cuda(device);
   return backend == "omp" ? resources::openmp(threads) : resources::sequential();
 }
@@ -462,12 +465,19 @@ std::string absent_edge(std::string const& from, std::int64_t line, char op, std
                "pass --ignore-missing to skip absent edges";
 }
 
+std::string untagged(std::exception const& e)
+{
+  std::string_view const m = e.what();
+  auto const tag = m.rfind(" [cpp/");
+  return std::string(tag != std::string_view::npos && m.ends_with(']') ? m.substr(0, tag) : m);
+}
+
 std::string batch_context(invalid_argument const& e, batch_origin const& origin, batch const& b)
 {
   std::string const ids = "file id = vertex + " + std::to_string(origin.id_offset);
   auto const* row = dynamic_cast<batch_row_error const*>(&e);
   if (row == nullptr || origin.files.deletions.empty())  // not a row, or a --random batch (no lines)
-    return "batch " + origin.what + ": " + e.what() + " (" + ids + ")";
+    return "batch " + origin.what + ": " + untagged(e) + " (" + ids + ")";
   auto const j = row->row();
   bool const deletion = row->list() == batch_list::deletion;
   auto const& from = deletion ? origin.files.deletions : origin.files.upserts;
@@ -479,7 +489,7 @@ std::string batch_context(invalid_argument const& e, batch_origin const& origin,
     auto const v = deletion ? b.erase_dst()[j] : b.change_dst()[j];
     return absent_edge(from, lines[j], deletion ? '-' : '=', u + origin.id_offset, v + origin.id_offset);
   }
-  return from + " line " + std::to_string(lines[j]) + ": " + e.what() + " (" + ids +
+  return from + " line " + std::to_string(lines[j]) + ": " + untagged(e) + " (" + ids +
          (origin.scaled ? "; weights as scaled by --weight-scale" : "") + ")";
 }
 

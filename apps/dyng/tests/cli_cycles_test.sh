@@ -57,6 +57,7 @@ printf 'p sp 3 3\na 1 2 5\na 2 3 4\na 3 1 2\n' > "$tmp/ok.gr"
 printf -- '- 9 1\n' > "$tmp/del9.txt"
 expect_exit 1 "vertex id 9 is not in the graph \\(file ids 1..3" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt"
 expect_exit 2 "file: expected a path" cycles "" -k 3
+expect_exit 1 "dyng: error: --random-deletions 9 --random-insertions 0: cycle_count::generate_batch: 9 deletions asked, the graph has 3 arcs; ask for fewer$" cycles "$tmp/ok.gr" -k 3 --random-deletions 9
 expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
 [[ ! -e $tmp/h.txt ]] || { echo "FAIL: a failed cycles run left $tmp/h.txt"; failures=$((failures + 1)); }
 # An --output in a folder that does not exist yet: made for a run that succeeds, not left by one that fails.

@@ -67,6 +67,10 @@ expect_exit 2 "--out: expected a path" mosp --out ""
 # --engine names a CUDA engine: refused on a CPU backend, for sssp and for mosp's trees.
 expect_exit 1 "--engine fused selects a CUDA engine; add --backend cuda" sssp --engine fused
 expect_exit 1 "--engine operators selects a CUDA engine; add --backend cuda" mosp --engine operators
+# A build without CUDA says so for --backend cuda, with its remedies.
+if ! "$dyng" --version | grep -q cuda; then
+  expect_exit 1 "dyng: error: --backend cuda: this dyng was built without the CUDA backend; build it with -DDYNG_ENABLE_CUDA=ON" sssp --backend cuda
+fi
 expect_exit 2 "--repeat: expected a whole number of at least 1, got '0'" sssp --repeat 0
 expect_exit 2 "--source: expected a whole number of at least 0" sssp --source -7
 expect_exit 2 "--weight-scale: expected a finite number of at least 0, got 'nan'" sssp --weight-scale nan
@@ -100,7 +104,7 @@ expect_exit 1 "changed.txt line 5: '= 1 2' changes the weights" mosp "$tmp/path.
 check "ignore missing" "$dyng" sssp "$tmp/path.gr" --updates "$tmp/absent.txt" --ignore-missing --verify
 # A weight the graph cannot hold is named by its line too, also after --weight-scale.
 printf -- '+ 3 1 4\n\n+ 3 2 2.5\n' >"$tmp/fraction.txt"
-expect_exit 1 "dyng: error: --updates .*fraction.txt line 3: batch insertion 1: edge \\(2, 1\\), weight column 0 is 2.5; the graph has int32 weights, so weights must be integers in \\[0, 2147483647\\].* \\(file id = vertex \\+ 1\\)" sssp "$tmp/path.gr" --updates "$tmp/fraction.txt"
+expect_exit 1 "dyng: error: --updates .*fraction.txt line 3: batch insertion 1: edge \\(2, 1\\), weight column 0 is 2.5; the graph has int32 weights, so weights must be integers in \\[0, 2147483647\\] \\(file id = vertex \\+ 1\\)$" sssp "$tmp/path.gr" --updates "$tmp/fraction.txt"
 expect_exit 1 "fraction.txt line 3: batch insertion 1: edge \\(2, 1\\), weight column 0 is 2.5" mosp "$tmp/path.gr" --updates "$tmp/fraction.txt"
 printf -- '= 1 2 6.05 2.5\n+ 3 1 1e8 1\n' >"$tmp/scaled.txt"
 expect_exit 1 "dyng: error: --updates .*scaled.txt line 2: scale_weights: insertion row 0 weight 1e\\+08 times 100 exceeds the int32 range" sssp "$data/io/tiny_net.tntp" --weight-scale 100 --updates "$tmp/scaled.txt"
