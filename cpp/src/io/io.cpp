@@ -250,6 +250,15 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
 
   std::string desc = el.summary + "; " + (directed ? "directed" : "undirected") + "; " + weights_desc + "; " +
                      std::string(dyng::to_string(wt)) + " weights";
+  // Where the graph holds fewer arcs than the file lists (duplicate_edges::min_weight), why.
+  if (go.duplicates == duplicate_edges::min_weight) {
+    auto listed = static_cast<edge_t>(el.src.size());
+    if (!directed)  // an edge is two arcs, a self-loop one
+      for (std::size_t i = 0; i < el.src.size(); ++i) listed += el.src[i] != el.dst[i];
+    if (auto const merged = listed - g.num_edges(); merged > 0)
+      desc += "; " + std::to_string(merged) + " parallel arc" + (merged > 1 ? "s" : "") +
+              " merged, the smallest weight of each column kept";
+  }
   return graph_file{std::move(g), el.format, el.id_offset, std::move(names), std::move(desc), weighted};
 }
 

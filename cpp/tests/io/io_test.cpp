@@ -524,6 +524,19 @@ TEST(IoRead, RomeShippedInData)
   EXPECT_EQ(f.graph.num_edges(), 8870);
   EXPECT_EQ(f.graph.weight_type(), weight_type::int32);
   EXPECT_EQ(f.id_offset, 1);
+  EXPECT_EQ(f.description.find("merged"), std::string::npos) << f.description;
+  // By default its 11 parallel arcs are merged, and the description says so.
+  auto const merged = io::read_graph(res, fs::path(DYNG_REPO_DATA_DIR) / "rome99.gr.gz");
+  EXPECT_EQ(merged.graph.num_edges(), 8859);
+  EXPECT_TRUE(merged.description.ends_with("; 11 parallel arcs merged, the smallest weight of each column kept"))
+      << merged.description;
+  // Undirected: an edge listed twice (either way round) is one edge, two arcs; a self-loop one arc.
+  io::read_options u;
+  u.directed = false;
+  auto const one = io::read_graph_from_memory(res, "0 1 5\n1 0 3\n2 2 1\n", u, "u.txt");
+  EXPECT_EQ(one.graph.num_edges(), 3);
+  EXPECT_TRUE(one.description.ends_with("; 2 parallel arcs merged, the smallest weight of each column kept"))
+      << one.description;
 }
 
 TEST(IoRead, BatchIdsNearTheLimitWithANegativeOffsetAreRefusedWithoutOverflow)
