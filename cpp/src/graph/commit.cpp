@@ -574,9 +574,10 @@ void check_batch_shape(graph_impl const& g, batch const& b)
 {
   std::size_t const k = static_cast<std::size_t>(g.k);
   bool const mosp = b.semantics() == batch_semantics::mosp;
-  DYNG_EXPECTS(b.k() == g.k, "batch has k=" + std::to_string(b.k()) + " weights per row, the graph has k=" +
-                                 std::to_string(g.k) + "; build the batch with dyng::batch(" + std::to_string(g.k) +
-                                 ", ...)");
+  // A batch of deletions only carries no weights: it fits a graph of any k.
+  DYNG_EXPECTS(b.k() == g.k || b.insertions() + b.weight_changes() == 0,
+               "batch has k=" + std::to_string(b.k()) + " weights per row, the graph has k=" + std::to_string(g.k) +
+                   "; build the batch with dyng::batch(" + std::to_string(g.k) + ", ...)");
   DYNG_EXPECTS(!mosp || g.directed, "batch_semantics::mosp applies to directed graphs only (the DynaMOSP rules); "
                                     "use batch_semantics::set for an undirected graph");
   DYNG_ASSERT(b.insert_weights().size() == b.insertions() * k && b.change_weights().size() == b.weight_changes() * k &&

@@ -380,6 +380,18 @@ TEST(GraphCommit, DeletionsApplyBeforeInsertions)
   expect_consistent(g);
 }
 
+TEST(GraphCommit, ABatchOfDeletionsOnlyFitsAnyK)
+{
+  std::vector<vertex_t> src{0, 1}, dst{1, 2};
+  std::vector<std::int32_t> w{1, 5, 2, 6, 3, 7};
+  auto g = graph::from_edges(res(), 3, src, dst, w, directed_opts(3));
+  EXPECT_EQ(g.commit(res(), batch().erase(0, 1)).deleted, 1);  // batch() is k = 1
+  EXPECT_EQ(out_arcs(g), (std::vector<arc>{{1, 2, {6, 3, 7}}}));
+  expect_invalid([&] { (void)g.commit(res(), batch().erase(1, 2).insert(0, 1, 4.0)); },
+                 "batch has k=1 weights per row, the graph has k=3");
+  EXPECT_EQ(g.num_edges(), 1);
+}
+
 TEST(GraphCommit, WeightChangeNeedsTheEdgeAtItsPointOfTheBatch)
 {
   {  // inserted earlier in the batch: fine

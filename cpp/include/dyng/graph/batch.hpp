@@ -69,7 +69,8 @@ class DYNG_EXCEPTION_EXPORT batch_row_error : public invalid_argument {
 
 class DYNG_EXPORT batch {
  public:
-  /// A batch for graphs with `k` weight columns.
+  /// A batch for graphs with `k` weight columns (one of deletions only, which carries no
+  /// weights, fits a graph of any k).
   /// @throws invalid_argument if k < 1.
   explicit batch(int k = 1, batch_semantics semantics = batch_semantics::set,
                  missing_edge policy = missing_edge::error);
