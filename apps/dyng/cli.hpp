@@ -14,6 +14,7 @@
 #include "dyng/core/profiler.hpp"
 #include "dyng/core/resources.hpp"
 #include "dyng/io/io.hpp"
+#include "dyng/sssp/sssp.hpp"
 
 namespace dyng::cli {
 
@@ -152,6 +153,9 @@ void check_batch_ids(batch const& b, vertex_t n, std::int64_t id_offset, batch_f
 /// insertions than free pairs (in the local ball when `local`).
 void note_shortfall(batch const& b, std::size_t asked, double insert_fraction, bool local, std::string* what);
 
+/// The sssp update strategy of `--strategy auto|automatic|incremental|recompute`.
+sssp::strategy strategy_of(std::string const& choice);
+
 /// The sssp engine id of `--engine auto|fused|operators` (empty for auto).
 /// @throws invalid_argument for fused or operators without --backend cuda.
 std::string cuda_engine_id(std::string const& choice, resources const& res);
@@ -258,6 +262,7 @@ struct mosp_options {
   std::vector<std::int64_t> pref;     // empty: all 1
   batch_options batch;
   std::string combined = "automatic";
+  std::string strategy = "auto";  // the trees' (sssp's) update strategy
   std::string engine = "auto";
   int repeat = 1;
   bool verify = false;

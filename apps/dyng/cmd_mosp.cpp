@@ -47,6 +47,7 @@ int run_mosp(mosp_options const& o)
   auto const source = source_vertex(gf, o.source);
   check_objectives(o, g.k());
   mosp::params const p{.source = source, .objectives = o.objectives, .pref = o.pref,
+                       .strategy = strategy_of(o.strategy),
                        .combined = o.combined == "rebuild"       ? mosp::combined_update::rebuild
                                    : o.combined == "incremental" ? mosp::combined_update::incremental
                                                                  : mosp::combined_update::automatic,

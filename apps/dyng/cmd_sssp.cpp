@@ -64,9 +64,7 @@ int run_sssp(sssp_options const& o)
   auto const source = source_vertex(gf, o.source);
   auto const objectives = objectives_of(o.objective, g.k());
   auto const engine = cuda_engine_id(o.engine, res);
-  sssp::strategy const strategy = o.strategy == "incremental" ? sssp::strategy::incremental
-                                  : o.strategy == "recompute" ? sssp::strategy::recompute
-                                                              : sssp::strategy::automatic;
+  auto const strategy = strategy_of(o.strategy);
   auto const compute_all = [&](graph const& on) {
     std::vector<sssp::result> rs;
     for (int c : objectives)

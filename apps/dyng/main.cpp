@@ -31,7 +31,13 @@ int main(int argc, char** argv)
       ->default_str("");
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
   sssp.batch.add_to(*s);
-  s->add_option("--strategy", sssp.strategy, "Update strategy")->check(CLI::IsMember({"auto", "incremental", "recompute"}));
+  // "auto" and "automatic" alike, in every subcommand (the library's and Python's word is "automatic").
+  auto const automatic_or = [](std::vector<std::string> choices) {
+    choices.insert(choices.begin(), {"auto", "automatic"});
+    return CLI::IsMember(choices);
+  };
+  s->add_option("--strategy", sssp.strategy, "Update strategy (auto: incremental unless the invalidated region is large)")
+      ->check(automatic_or({"incremental", "recompute"}));
   s->add_option("--engine", sssp.engine, "CUDA engine (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
   s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
@@ -57,7 +63,9 @@ int main(int argc, char** argv)
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
   mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch (automatic: a rebuild when more than 30% of the parent tuples changed)")
-      ->check(CLI::IsMember({"automatic", "incremental", "rebuild"}));
+      ->check(automatic_or({"incremental", "rebuild"}));
+  mp->add_option("--strategy", mosp.strategy, "Update strategy of the trees (sssp's --strategy)")
+      ->check(automatic_or({"incremental", "recompute"}));
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");

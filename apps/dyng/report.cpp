@@ -493,6 +493,13 @@ std::string batch_context(invalid_argument const& e, batch_origin const& origin,
          (origin.scaled ? "; weights as scaled by --weight-scale" : "") + ")";
 }
 
+sssp::strategy strategy_of(std::string const& choice)
+{
+  return choice == "incremental" ? sssp::strategy::incremental
+         : choice == "recompute" ? sssp::strategy::recompute
+                                 : sssp::strategy::automatic;
+}
+
 std::string cuda_engine_id(std::string const& choice, resources const& res)
 {
   if (choice == "auto") return {};

@@ -133,6 +133,10 @@ for backend in seq omp; do
     [[ $(wc -l <"$out/combinedGraph/$f.txt") -eq 10 ]] || { echo "FAIL: mosp $backend $f lines"; failures=$((failures + 1)); }
   done
 done
+# "auto" and "automatic" alike; mosp passes --strategy to its trees.
+check "sssp strategy automatic" "$dyng" sssp --random 10 --strategy automatic --verify
+check "mosp combined auto, trees recompute" "$dyng" mosp --random 10 --combined auto --strategy recompute --verify
+verified "mosp combined auto, trees recompute"
 check "dyng mosp random json" "$dyng" mosp --random 100 --json --pref 2 --verify
 if command -v python3 >/dev/null; then
   cp "$tmp/out" "$tmp/mosp.json"
