@@ -11,7 +11,7 @@
 
 namespace dyng::mosp {
 
-void write_files(std::string const& directory, result const& r, std::string_view suffix)
+void write_files(std::filesystem::path const& directory, result const& r, std::string_view suffix)
 {
   namespace fs = std::filesystem;
   // Each file is written under a temporary name beside its own and renamed into place once all
@@ -30,7 +30,7 @@ void write_files(std::string const& directory, result const& r, std::string_view
     return d;
   };
   try {
-    fs::path const root = dir(directory.empty() ? fs::path(".") : fs::path(directory));  // "": here
+    fs::path const root = dir(directory.empty() ? fs::path(".") : directory);  // "": here
     std::string const s(suffix);
     for (int i = 0; i < r.num_objectives(); ++i) {
       auto const d = dir(root / ("obj" + std::to_string(r.objectives()[static_cast<std::size_t>(i)])));

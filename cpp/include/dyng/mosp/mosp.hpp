@@ -36,6 +36,7 @@
 /// or update. int32 weights only, and the combined weights must fit the packed device keys
 /// (else not_supported); see docs/adr/0005-mosp.md.
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -187,6 +188,7 @@ DYNG_EXPORT stats update(resources const& res, graph& g, batch const& b, result&
 /// @throws io_error if a file cannot be written, or a directory has a file's name; `directory`
 /// is then as it was (the files are renamed into place once all are written and none of their
 /// names is a directory's).
-DYNG_EXPORT void write_files(std::string const& directory, result const& r, std::string_view suffix = "Updated");
+DYNG_EXPORT void write_files(std::filesystem::path const& directory, result const& r,
+                             std::string_view suffix = "Updated");
 
 }  // namespace dyng::mosp
