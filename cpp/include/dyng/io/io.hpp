@@ -128,6 +128,7 @@ struct batch_lines {
                                            batch_semantics semantics = batch_semantics::set,
                                            std::int64_t id_offset = 0, missing_edge policy = missing_edge::error,
                                            batch_lines* lines = nullptr);
+/// As `read_batch`, from bytes in memory (text or gzip); `name` is used in messages.
 [[nodiscard]] DYNG_EXPORT batch read_batch_from_memory(std::string_view bytes, int k,
                                                        batch_semantics semantics = batch_semantics::set,
                                                        std::int64_t id_offset = 0,
@@ -144,6 +145,7 @@ struct batch_lines {
                                                      batch_semantics semantics = batch_semantics::set,
                                                      missing_edge policy = missing_edge::error,
                                                      batch_lines* lines = nullptr);
+/// As `read_compacted_batch`, from bytes in memory (text or gzip); `name` is used in messages.
 [[nodiscard]] DYNG_EXPORT batch read_compacted_batch_from_memory(std::string_view bytes, int k,
                                                                  std::span<std::int64_t const> ids,
                                                                  batch_semantics semantics = batch_semantics::set,
