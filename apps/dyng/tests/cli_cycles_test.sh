@@ -8,7 +8,7 @@ data=$2/cycle_enum
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # c16: tudataset_A, k = 4, 40 + 40 generated with seed 1 -> 2:60 3:341 4:2228.
-for backend in seq omp; do
+for backend in $cpu_backends; do
   check "c16 $backend" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 4 --deletes 40 --inserts 40 --batch-seed 1 \
     --backend $backend --threads 2 --compare-recompute
   same "c16 $backend text" "$tmp/out" "$(printf '# cycle_size, num_of_cycles\n2, 60\n3, 341\n4, 2228\nTotal, 2629')"
@@ -33,14 +33,14 @@ printf -- '- 37 1\n+ 1 41\n' >"$tmp/b.txt"
 check "updates file" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 3 --updates "$tmp/b.txt" --verify
 # --list N: the histogram, then the first N cycles (file ids, from the smallest vertex, by
 # length then ids); the same on every backend; the cut inside the 3-cycles.
-for backend in seq omp; do
+for backend in $cpu_backends; do
   check "list $backend" "$dyng" cycles "$data/parser/tudataset_A.txt" -k 4 --list 90 --backend $backend --threads 3
   cp "$tmp/out" "$tmp/list_$backend.txt"
 done
 sed -n '1,7p;95,$p' "$tmp/list_seq.txt" >"$tmp/list_ends.txt"
 same "list text" "$tmp/list_ends.txt" "$(printf '# cycle_size, num_of_cycles\n2, 88\n3, 470\n4, 3388\nTotal, 3946\n# cycles: 90 of 3946 (the first 90), each from its smallest vertex, by length then ids\n1 5\n1 5 9\n1 5 13')"
 [[ $(wc -l <"$tmp/list_seq.txt") -eq 96 ]] || { echo "FAIL: list lines"; failures=$((failures + 1)); }
-cmp -s "$tmp/list_seq.txt" "$tmp/list_omp.txt" && passes=$((passes + 1)) || { echo "FAIL: list seq != omp"; failures=$((failures + 1)); }
+cmp -s "$tmp/list_seq.txt" "$tmp/list_$backend.txt" && passes=$((passes + 1)) || { echo "FAIL: list seq != $backend"; failures=$((failures + 1)); }
 grep -q "list .* ms: 90 of 3946 cycles (truncated)" "$tmp/err" || { echo "FAIL: list stderr"; failures=$((failures + 1)); }
 # Every cycle fits: no "(the first N)", and --output leaves stdout to the cycles.
 check "list all" "$dyng" cycles "$data/parser/reference_sample.txt" -k -1 --list 100 --output "$tmp/h.csv"

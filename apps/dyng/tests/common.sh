@@ -5,6 +5,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 passes=0
+# The CPU backends of this build (the tsan preset builds without OpenMP).
+cpu_backends=seq
+"$dyng" --version | grep -q openmp && cpu_backends="seq omp"
 check() {  # check NAME COMMAND... : the command must succeed (its output in $tmp/out, $tmp/err)
   local name=$1; shift
   if "$@" >"$tmp/out" 2>"$tmp/err"; then passes=$((passes + 1)); else
