@@ -435,7 +435,7 @@ std::string reference_refusal(input_rows const& rows, bool sort, std::string con
       auto const first = std::ranges::find(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(p), row[p].v, &input_arc::v);
       if (first != row.begin() + static_cast<std::ptrdiff_t>(p))
         return item + " " + std::to_string(first->at) + " and " + item + " " + std::to_string(row[p].at) +
-               " both give the arc " + detail::edge_str(static_cast<vertex_t>(u), row[p].v);
+               " both give the arc (" + std::to_string(u) + ", " + std::to_string(row[p].v) + ")";
     }
   }
   return {};
