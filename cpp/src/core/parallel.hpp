@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "dyng/core/resources.hpp"
+#include "core/test_export.hpp"
 
 namespace dyng::detail {
 
@@ -20,9 +21,9 @@ inline int row_pass_threads(resources const& res) noexcept
 
 /// The parallel loop of for_each_index and for_each_block (parallel.cpp), in dynamic chunks of
 /// `chunk` indices: OpenMP's pragmas stay out of headers that nvcc's host compiler reads without
-/// OpenMP.
-void for_each_index_parallel(std::size_t count, int threads, std::size_t chunk, void (*body)(void const*, std::size_t),
-                             void const* context);
+/// OpenMP. An exception a body throws is rethrown on the calling thread after the loop.
+DYNG_TEST_EXPORT void for_each_index_parallel(std::size_t count, int threads, std::size_t chunk,
+                                              void (*body)(void const*, std::size_t), void const* context);
 
 /// body(i) for every i below count, on `threads` threads when there are enough items, in dynamic
 /// chunks (rows vary in length: a social graph's hubs).

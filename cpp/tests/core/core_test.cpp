@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <regex>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "dyng/update.hpp"
+#include "core/parallel.hpp"
 
 TEST(Resources, SequentialHasOneThread)
 {
@@ -170,5 +172,26 @@ TEST(BuildInfo, SaysWhatTheLibraryWasBuiltWith)
     EXPECT_TRUE(b.cuda_runtime == "shared" || b.cuda_runtime == "static") << b.cuda_runtime;
   } else {
     EXPECT_TRUE(b.cuda_toolkit.empty() && b.cuda_architectures.empty() && b.cuda_runtime.empty());
+  }
+}
+
+// A body that throws on the OpenMP threads: the exception reaches the caller (it may not leave a
+// parallel region: the program would end), and the loop stops starting new indices.
+TEST(Parallel, AnExceptionInALoopBodyReachesTheCaller)
+{
+  for (int threads : {1, 4}) {
+    std::atomic<int> ran{0};
+    auto const throw_at = [&](std::size_t i) {
+      ran.fetch_add(1);
+      if (i == 3000) throw dyng::invalid_argument("index 3000");
+    };
+    EXPECT_THROW(dyng::detail::for_each_index(100000, threads, throw_at), dyng::invalid_argument) << threads;
+    EXPECT_LT(ran.load(), 100000) << threads;
+    EXPECT_THROW(dyng::detail::for_each_block(100000, threads,
+                                              [&](std::size_t b, std::size_t e) {
+                                                for (auto i = b; i < e; ++i) throw_at(i);
+                                              }),
+                 dyng::invalid_argument)
+        << threads;
   }
 }
