@@ -64,7 +64,7 @@ int main(int argc, char** argv)
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
   mp->add_option("--combined", mosp.combined, "How the combined graph follows a batch (automatic: a rebuild when more than 30% of the parent tuples changed)")
       ->check(automatic_or({"incremental", "rebuild"}));
-  mp->add_option("--strategy", mosp.strategy, "Update strategy of the trees (sssp's --strategy)")
+  mp->add_option("--strategy", mosp.strategy, "Update strategy of the trees and the MOSP tree (sssp's --strategy)")
       ->check(automatic_or({"incremental", "recompute"}));
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");

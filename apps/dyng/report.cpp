@@ -271,8 +271,9 @@ void backend_options::note_ignored() const
 resources backend_options::make() const
 {
   if (backend == "cuda" && !library_build().cuda)
-    throw not_supported("--backend cuda: this dyng was built without the CUDA backend; build it with "
-                        "-DDYNG_ENABLE_CUDA=ON (cmake --preset cuda), or choose --backend seq or omp");
+    throw not_supported(std::string("--backend cuda: this dyng was built without the CUDA backend; build it with "
+                                    "-DDYNG_ENABLE_CUDA=ON (cmake --preset cuda), or choose --backend seq") +
+                        (library_build().openmp ? " or omp" : ""));
   if (backend == "cuda") return resources::cuda(device);
   return backend == "omp" ? resources::openmp(threads) : resources::sequential();
 }
@@ -667,7 +668,7 @@ output_guard::output_guard(std::string const& path, kind what) : path_(path), ki
   namespace fs = std::filesystem;
   if (path_.empty()) return;
   std::error_code ec;
-  if (what == kind::file && fs::is_directory(path_, ec))
+  if (what == kind::file && (path_.filename().empty() || fs::is_directory(path_, ec)))
     throw invalid_argument("--output " + path_.string() + ": is a directory; name a file");
   if (what == kind::directory && fs::exists(path_, ec) && !fs::is_directory(path_, ec))
     throw invalid_argument("--out " + path_.string() + ": exists and is not a directory; name a directory (made if missing)");
@@ -675,7 +676,11 @@ output_guard::output_guard(std::string const& path, kind what) : path_(path), ki
   // again if the run fails; the staging is beside the file, or inside the directory.
   auto const folder = what == kind::file ? path_.parent_path() : path_;
   for (auto p = folder; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made_.insert(made_.begin(), p);
-  if (!folder.empty()) io::make_directories(folder);
+  try {
+    if (!folder.empty()) io::make_directories(folder);
+  } catch (io_error const& e) {
+    throw io_error(std::string(what == kind::file ? "--output " : "--out ") + path_.string() + ": " + e.what());
+  }
   staging_ = what == kind::file ? path_.string() + staging_suffix() : (path_ / staging_suffix()).string();
 }
 
