@@ -403,4 +403,38 @@ TEST(Mosp, IncrementalAndRebuildReportTheirWork)
   }
 }
 
+// Graphs past the parallel cutoff (1,024 vertices), so the combined graph's arcs are listed and
+// built on the OpenMP threads: the same combined graph, arc for arc and in the same order, the
+// same trees and costs as the sequential backend, at compute and after updates that rebuild it
+// and that update it incrementally.
+TEST(Mosp, OpenMpBuildsTheSameCombinedGraphAsSequential)
+{
+  if (!openmp_available()) GTEST_SKIP() << "built without OpenMP";
+  auto const seq = resources::sequential();
+  graph_spec const spec{.n = 3000, .avg_degree = 4, .directed = true, .k = 3, .multigraph = true};
+  for (int threads : {2, 4}) {
+    auto const omp = resources::openmp(threads);
+    test::generator gen_a(21), gen_b(21);
+    auto ga = gen_a.make_graph(seq, spec);
+    auto gb = gen_b.make_graph(omp, spec);
+    auto ra = mosp::compute(seq, ga, {.source = 0, .pref = {1, 2, 3}});
+    auto rb = mosp::compute(omp, gb, {.source = 0, .pref = {1, 2, 3}});
+    auto const where = "openmp(" + std::to_string(threads) + ")";
+    auto const same_combined = [&](std::string const& when) {
+      auto const a = ra.combined_graph().to_csr(), b = rb.combined_graph().to_csr();
+      EXPECT_TRUE(a.offsets == b.offsets && a.targets == b.targets && a.weights == b.weights) << where << " " << when;
+      EXPECT_EQ(test::diff_mosp_results(ra, rb), "") << where << " " << when;
+    };
+    same_combined("compute");
+    for (auto mode : {mosp::combined_update::rebuild, mosp::combined_update::incremental}) {
+      ra.params().combined = rb.params().combined = mode;
+      auto const b = gen_a.make_batch(ga, spec, 200);
+      dyng::update(seq, ga, b, ra);
+      dyng::update(omp, gb, b, rb);
+      same_combined(mode == mosp::combined_update::rebuild ? "rebuild" : "incremental");
+    }
+    EXPECT_EQ(mosp::verify(gb, rb), "") << where;
+  }
+}
+
 }  // namespace
