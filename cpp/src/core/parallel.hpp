@@ -19,11 +19,20 @@ inline int row_pass_threads(resources const& res) noexcept
   return res.backend() == backend::openmp ? res.threads() : 1;
 }
 
-/// The parallel loop of for_each_index and for_each_block (parallel.cpp), in dynamic chunks of
-/// `chunk` indices: OpenMP's pragmas stay out of headers that nvcc's host compiler reads without
-/// OpenMP. An exception a body throws is rethrown on the calling thread after the loop.
+/// The one parallel loop of the passes below (parallel.cpp), in dynamic chunks of `chunk`
+/// indices: OpenMP's pragmas stay out of headers that nvcc's host compiler reads without OpenMP.
+/// An exception a body throws is rethrown on the calling thread after the loop.
 DYNG_TEST_EXPORT void for_each_index_parallel(std::size_t count, int threads, std::size_t chunk,
                                               void (*body)(void const*, std::size_t), void const* context);
+
+/// body(i) for every i below count on `threads` threads, in dynamic chunks of `chunk` indices,
+/// however few: for_each_index_parallel with a callable.
+template <class Body>
+void run_in_parallel(std::size_t count, int threads, std::size_t chunk, Body const& body)
+{
+  for_each_index_parallel(
+      count, threads, chunk, [](void const* c, std::size_t i) { (*static_cast<Body const*>(c))(i); }, &body);
+}
 
 /// body(i) for every i below count, on `threads` threads when there are enough items, in dynamic
 /// chunks (rows vary in length: a social graph's hubs).
@@ -34,8 +43,7 @@ void for_each_index(std::size_t count, int threads, Body const& body)
     for (std::size_t i = 0; i < count; ++i) body(i);
     return;
   }
-  for_each_index_parallel(
-      count, threads, 64, [](void const* c, std::size_t i) { (*static_cast<Body const*>(c))(i); }, &body);
+  run_in_parallel(count, threads, 64, body);
 }
 
 /// body(begin, end) over [0, count) in blocks of 2,048 indices, on `threads` threads when there
@@ -48,10 +56,8 @@ void for_each_block(std::size_t count, int threads, Body const& body)
     return;
   }
   constexpr std::size_t block = 2048;
-  auto const per_block = [&](std::size_t b) { body(b * block, b * block + block < count ? b * block + block : count); };
-  for_each_index_parallel(
-      (count + block - 1) / block, threads, 1,
-      [](void const* c, std::size_t b) { (*static_cast<decltype(per_block) const*>(c))(b); }, &per_block);
+  run_in_parallel((count + block - 1) / block, threads, 1,
+                  [&](std::size_t b) { body(b * block, b * block + block < count ? b * block + block : count); });
 }
 
 }  // namespace dyng::detail

@@ -112,13 +112,10 @@ void sort_ops(workspace& ws, std::span<std::size_t> perm, std::span<arc_op const
   std::partial_sum(start.begin(), start.end(), start.begin());
   std::copy_n(start.begin(), buckets, fill.begin());
   for (std::size_t i = 0; i < ops.size(); ++i) perm[fill[bucket_of(i)]++] = i;
-  auto const nb = static_cast<std::int64_t>(buckets);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (std::int64_t b = 0; b < nb; ++b) {
-    auto const first = perm.begin() + static_cast<std::ptrdiff_t>(start[static_cast<std::size_t>(b)]);
-    auto const last = perm.begin() + static_cast<std::ptrdiff_t>(start[static_cast<std::size_t>(b) + 1]);
-    std::sort(first, last, less);
-  }
+  run_in_parallel(buckets, threads, 1, [&](std::size_t b) {
+    std::sort(perm.begin() + static_cast<std::ptrdiff_t>(start[b]), perm.begin() + static_cast<std::ptrdiff_t>(start[b + 1]),
+              less);
+  });
 }
 
 /// Groups the ops of one side and resolves each group with one pass over each touched row.
