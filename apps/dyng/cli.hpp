@@ -130,8 +130,8 @@ struct batch_options {
   [[nodiscard]] batch make(graph_options const& go, graph const& g, std::int64_t id_offset, batch_origin* origin) const;
 };
 
-/// `e`'s message without the source tag the library ends it with (" [cpp/src/...:line]"), for a
-/// message of the command line's own that goes on after it.
+/// `e`'s message without the library's source tag (detail::without_source_tag), for a message of
+/// the command line's own that goes on after it.
 std::string untagged(std::exception const& e);
 
 /// A rejected batch's message for the command line. A row the commit refused, in a batch read

@@ -466,12 +466,7 @@ std::string absent_edge(std::string const& from, std::int64_t line, char op, std
                "pass --ignore-missing to skip absent edges";
 }
 
-std::string untagged(std::exception const& e)
-{
-  std::string_view const m = e.what();
-  auto const tag = m.rfind(" [cpp/");
-  return std::string(tag != std::string_view::npos && m.ends_with(']') ? m.substr(0, tag) : m);
-}
+std::string untagged(std::exception const& e) { return std::string(detail::without_source_tag(e.what())); }
 
 std::string batch_context(invalid_argument const& e, batch_origin const& origin, batch const& b)
 {

@@ -195,3 +195,14 @@ TEST(Parallel, AnExceptionInALoopBodyReachesTheCaller)
         << threads;
   }
 }
+
+TEST(Errors, WithoutSourceTagDropsOnlyTheTrailingTag)
+{
+  try {
+    DYNG_EXPECTS(false, "x is 3; pass 2");
+  } catch (dyng::invalid_argument const& e) {
+    EXPECT_NE(std::string_view(e.what()), "x is 3; pass 2");
+    EXPECT_EQ(dyng::detail::without_source_tag(e.what()), "x is 3; pass 2");
+  }
+  EXPECT_EQ(dyng::detail::without_source_tag("no tag [here]"), "no tag [here]");
+}

@@ -3,6 +3,7 @@
 /// `batch insertion 17: vertex 1048577 out of range [0, 1048576); ids are 0-based`.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "dyng/core/export.hpp"
 
@@ -53,6 +54,8 @@ class DYNG_EXCEPTION_EXPORT logic_error : public error {
 namespace detail {
 /// " [cpp/src/...:line]": the source location errors end with.
 DYNG_EXPORT std::string source_tag(char const* file, int line);
+/// `message` without the source_tag it ends with, if any (for a message that goes on after it).
+DYNG_EXPORT std::string_view without_source_tag(std::string_view message) noexcept;
 [[noreturn]] DYNG_EXPORT void throw_invalid_argument(char const* file, int line, std::string const& msg);
 [[noreturn]] DYNG_EXPORT void throw_logic_error(char const* file, int line, std::string const& msg);
 }  // namespace detail
