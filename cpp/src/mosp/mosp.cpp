@@ -16,6 +16,7 @@
 //   the sssp update equals a recompute. Costs are recomputed only in the MOSP subtrees below
 //   vertices whose MOSP parent or parent arc changed. docs/adr/0005-mosp.md has the measurements.
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -188,7 +189,9 @@ graph build_combined(resources const& res, graph const& g, result& r)
 /// Recomputes the path costs of the vertices in `list` (all vertices when `region` is null;
 /// else every vertex of `list` is in `region`, and costs of vertices outside it are current).
 /// Each vertex walks up to an ancestor whose costs are current, then the walk is unwound, so
-/// parents are always done before children: O((vertices + their in-rows) * K).
+/// parents are always done before children: O((vertices + their in-rows) * K). On the OpenMP
+/// threads, walks that meet settle the vertices they share twice, with the same values: a mark
+/// set with release after a vertex's costs (atomic stores) lets a walk that sees it read them.
 template <class W>
 void compute_costs(resources const& res, result& r, std::span<vertex_t const> list, vertex_marks const* region)
 {
@@ -199,41 +202,56 @@ void compute_costs(resources const& res, result& r, std::span<vertex_t const> li
   auto const k = static_cast<std::size_t>(r.num_objectives());
   auto& costs = std::get<std::vector<D>>(access::costs(r));
   auto const& cin = access::combined(r).impl().in_adj<W>();
-  auto& ws = res.workspace();
-  auto const n = static_cast<vertex_t>(mp.size());
-  vertex_marks done(ws, "mosp.costs.done", n);
-  auto stack = ws.get<vertex_t>("mosp.costs.stack", static_cast<std::size_t>(n));
-
-  auto const settle = [&](vertex_t x) {
-    auto const xi = static_cast<std::size_t>(x);
-    vertex_t const p = mp[xi];
-    D* cx = costs.data() + xi * k;
-    if (x == source) {
-      std::fill(cx, cx + k, D{0});
-    } else if (p == no_vertex) {
-      std::fill(cx, cx + k, sssp::infinity<D>());
-    } else {
-      D const* cp = costs.data() + static_cast<std::size_t>(p) * k;
-      auto const from = cin.targets(x);
-      std::size_t j = 0;
-      while (from[j] != p) ++j;  // the tree arc p -> x is in x's in-row (at most K entries)
-      for (std::size_t i = 0; i < k; ++i)
-        cx[i] = cp[i] + static_cast<D>(cin.weights(x, static_cast<int>(i) + 1)[j]);
+  vertex_marks done(res.workspace(), "mosp.costs.done", static_cast<vertex_t>(mp.size()));
+  dyng::detail::for_each_block(list.size(), dyng::detail::row_pass_threads(res), [&](std::size_t begin, std::size_t end) {
+    // Locals, not the closure's references: the compiler would reload those after every store to
+    // costs or marks, which might alias them (measured: a quarter slower on one thread).
+    vertex_t const* const parent = mp.data();
+    vertex_t const root = source;
+    std::size_t const columns = k;
+    D* const cost = costs.data();
+    std::uint32_t* const stamp = done.stamps().data();
+    std::uint32_t const now = done.generation();
+    edge_t const* const row = cin.begin.data();
+    vertex_t const* const target = cin.target.data();
+    std::size_t const column_size = cin.target.size();
+    W const* const weight = cin.weight.data() + column_size;  // column 1, the first objective's
+    auto const is_done = [=](vertex_t v) {
+      return std::atomic_ref<std::uint32_t>(stamp[v]).load(std::memory_order_acquire) == now;
+    };
+    auto const settle = [=](vertex_t x) {
+      vertex_t const p = parent[x];
+      D* const cx = cost + static_cast<std::size_t>(x) * columns;
+      if (x == root || p == no_vertex) {
+        D const value = x == root ? D{0} : sssp::infinity<D>();
+        for (std::size_t i = 0; i < columns; ++i) std::atomic_ref<D>(cx[i]).store(value, std::memory_order_relaxed);
+      } else {
+        D* const cp = cost + static_cast<std::size_t>(p) * columns;
+        // The tree arc p -> x is in x's in-row (at most K entries).
+        auto at = static_cast<std::size_t>(row[x]);
+        while (target[at] != p) ++at;
+        for (std::size_t i = 0; i < columns; ++i)
+          std::atomic_ref<D>(cx[i]).store(std::atomic_ref<D>(cp[i]).load(std::memory_order_relaxed) +
+                                               static_cast<D>(weight[i * column_size + at]),
+                                           std::memory_order_relaxed);
+      }
+      std::atomic_ref<std::uint32_t>(stamp[x]).store(now, std::memory_order_release);
+    };
+    std::vector<vertex_t> walk(256);
+    for (auto i = begin; i < end; ++i) {
+      vertex_t x = list[i];
+      if (is_done(x)) continue;
+      std::size_t depth = 0;
+      for (;;) {
+        if (depth == walk.size()) walk.resize(2 * depth);
+        walk[depth++] = x;
+        vertex_t const p = parent[x];
+        if (x == root || p == no_vertex || is_done(p) || (region && !region->test(p))) break;
+        x = p;
+      }
+      while (depth > 0) settle(walk[--depth]);
     }
-    done.set(x);
-  };
-  for (vertex_t const v : list) {
-    if (done.test(v)) continue;
-    std::size_t depth = 0;
-    vertex_t x = v;
-    for (;;) {
-      stack[depth++] = x;
-      vertex_t const p = mp[static_cast<std::size_t>(x)];
-      if (x == source || p == no_vertex || done.test(p) || (region && !region->test(p))) break;
-      x = p;
-    }
-    while (depth > 0) settle(stack[--depth]);
-  }
+  });
 }
 
 template <class W>

@@ -437,4 +437,48 @@ TEST(Mosp, OpenMpBuildsTheSameCombinedGraphAsSequential)
   }
 }
 
+// The costs on the OpenMP threads: walks up the MOSP tree from different blocks of vertices meet
+// on shared ancestors. A grid's trees are hundreds of levels deep, so they meet often; the costs
+// equal the sequential backend's at compute and after rebuilding and incremental updates.
+TEST(Mosp, OpenMpCostsEqualSequentialOnDeepTrees)
+{
+  if (!openmp_available()) GTEST_SKIP() << "built without OpenMP";
+  constexpr vertex_t side = 120;
+  std::vector<vertex_t> src, dst;
+  std::vector<std::int32_t> w;
+  std::uint64_t state = 5;
+  auto const weight = [&] { return static_cast<std::int32_t>((state = state * 6364136223846793005ULL + 1) >> 60) + 1; };
+  for (vertex_t y = 0; y < side; ++y)
+    for (vertex_t x = 0; x < side; ++x)
+      for (auto const& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}})
+        if (x + dx < side && y + dy < side) {
+          src.push_back(y * side + x);
+          dst.push_back((y + dy) * side + x + dx);
+          w.push_back(weight());
+          w.push_back(weight());
+        }
+  graph_options const opts{.directed = false, .k = 2};
+  graph_spec const spec{.n = side * side, .directed = false, .k = 2};
+  auto const seq = resources::sequential();
+  mosp::params const centre{.source = side * side / 2 + side / 2};
+  for (int threads : {2, 4, 8}) {
+    auto const omp = resources::openmp(threads);
+    auto ga = graph::from_edges(seq, side * side, src, dst, std::span<std::int32_t const>(w), opts);
+    auto gb = graph::from_edges(omp, side * side, src, dst, std::span<std::int32_t const>(w), opts);
+    auto ra = mosp::compute(seq, ga, centre);
+    auto rb = mosp::compute(omp, gb, centre);
+    auto const where = "openmp(" + std::to_string(threads) + ")";
+    EXPECT_EQ(diff_mosp_results(ra, rb), "") << where << " compute";
+    test::generator gen(static_cast<std::uint64_t>(threads));
+    for (auto mode : {mosp::combined_update::rebuild, mosp::combined_update::incremental}) {
+      ra.params().combined = rb.params().combined = mode;
+      auto const b = gen.make_batch(ga, spec, 200);
+      dyng::update(seq, ga, b, ra);
+      dyng::update(omp, gb, b, rb);
+      EXPECT_EQ(diff_mosp_results(ra, rb), "") << where << (mode == mosp::combined_update::rebuild ? " rebuild" : " incremental");
+    }
+    EXPECT_EQ(mosp::verify(gb, rb), "") << where;
+  }
+}
+
 }  // namespace
