@@ -221,10 +221,16 @@ void apply_duplicate_policy(char const* fn, compact<W>& c, std::size_t n, std::s
   c = std::move(merged);
 }
 
+/// The least slots of each out-row and in-row (empty: the slack rule alone).
+struct row_slots {
+  std::span<edge_t const> out, in;
+};
+
 /// Finishes a graph from its compact out-CSR (directed: also its stable transpose), its layouts
 /// written by `threads` threads.
 template <class W>
-std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_options const& opts, int threads)
+std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_options const& opts, int threads,
+                                              row_slots const& least = {})
 {
     auto impl = std::make_unique<detail::graph_impl>();
     impl->id = detail::next_graph_id();
@@ -235,10 +241,10 @@ std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_
     impl->directed = opts.directed;
     impl->duplicates = opts.duplicates;
     detail::graph_store<W> store;
-    store.out = detail::adjacency_from_compact<W>(c.offsets, c.targets, c.weights, opts.k, threads);
+    store.out = detail::adjacency_from_compact<W>(c.offsets, c.targets, c.weights, opts.k, threads, least.out);
     if (opts.directed) {
       auto const t = transpose(c, idx(n), static_cast<std::size_t>(opts.k), threads);
-      store.in = detail::adjacency_from_compact<W>(t.offsets, t.targets, t.weights, opts.k, threads);
+      store.in = detail::adjacency_from_compact<W>(t.offsets, t.targets, t.weights, opts.k, threads, least.in);
     }
     impl->store = std::move(store);
     impl->last_changes = detail::change_set<W>{};
@@ -286,7 +292,8 @@ void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t c
 /// reverse, which a self-loop lacks (it is one arc).
 template <class W>
 std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
-                       std::span<W const> weights, graph_options const& opts, int threads)
+                       std::span<W const> weights, graph_options const& opts, int threads,
+                       row_slots const& least = {})
 {
   char const* fn = "graph::from_edges";
   std::size_t const k = static_cast<std::size_t>(opts.k);
@@ -327,7 +334,7 @@ std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<verte
   });
   apply_duplicate_policy<W>(fn, c, nn, k, opts.duplicates, threads,
                             [&](std::size_t p) { return "edge " + std::to_string(edge_of(order[p])); });
-  return make_impl(std::move(c), n, opts, threads);
+  return make_impl(std::move(c), n, opts, threads, least);
 }
 
 template <class W>
@@ -403,6 +410,26 @@ std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_
 }
 
 }  // namespace
+
+template <class W>
+graph detail::host_graph_with_slots(resources const& res, vertex_t n, std::span<vertex_t const> src,
+                                    std::span<vertex_t const> dst, std::span<W const> weights, graph_options const& opts,
+                                    std::span<edge_t const> out_slots, std::span<edge_t const> in_slots)
+{
+  DYNG_EXPECTS(res.backend() != backend::cuda && opts.directed && out_slots.size() == idx(n) && in_slots.size() == idx(n),
+               "host_graph_with_slots: a directed host graph with n out-row and n in-row bounds");
+  check_edges<W>(n, src, dst, weights, opts);
+  return detail::make_graph(
+      build_from_edges<W>(n, src, dst, weights, opts, detail::row_pass_threads(res), {out_slots, in_slots}));
+}
+template graph detail::host_graph_with_slots<std::int32_t>(resources const&, vertex_t, std::span<vertex_t const>,
+                                                           std::span<vertex_t const>, std::span<std::int32_t const>,
+                                                           graph_options const&, std::span<edge_t const>,
+                                                           std::span<edge_t const>);
+template graph detail::host_graph_with_slots<double>(resources const&, vertex_t, std::span<vertex_t const>,
+                                                     std::span<vertex_t const>, std::span<double const>,
+                                                     graph_options const&, std::span<edge_t const>,
+                                                     std::span<edge_t const>);
 
 graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                         std::span<std::int32_t const> weights, graph_options const& opts)

@@ -209,6 +209,15 @@ std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, 
                                               std::span<vertex_t const> dst, std::span<double const> weights,
                                               graph_options const& opts);
 
+/// graph::from_edges on the host for a directed graph whose rows' growth the caller can bound
+/// (mosp's combined graph: an arc p -> v exists only where the input graph has one, and v has at
+/// most K parents): out-row v gets at least out_slots[v] slots, in-row v in_slots[v], so commits
+/// up to those bounds land in place instead of re-laying a direction (docs/adr/0005).
+template <class W>
+graph host_graph_with_slots(resources const& res, vertex_t n, std::span<vertex_t const> src,
+                            std::span<vertex_t const> dst, std::span<W const> weights, graph_options const& opts,
+                            std::span<edge_t const> out_slots, std::span<edge_t const> in_slots);
+
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;
 

@@ -53,10 +53,12 @@ void lay_row(vertex_t* target, W* weight, std::size_t cap, std::size_t k, std::s
 }
 
 /// An adjacency laid out from a compact CSR (offsets n+1, targets, weights row-major k per arc),
-/// its rows written by `threads` threads.
+/// its rows written by `threads` threads. Row v gets degree + slack_for(degree) slots, or
+/// least_slots[v] where that is more (a row whose growth the caller can bound; empty: none).
 template <class W>
 adjacency<W> adjacency_from_compact(std::span<edge_t const> offsets, std::span<vertex_t const> targets,
-                                    std::span<W const> weights, int k, int threads)
+                                    std::span<W const> weights, int k, int threads,
+                                    std::span<edge_t const> least_slots = {})
 {
   adjacency<W> a;
   std::size_t const n = offsets.size() - 1;
@@ -65,7 +67,8 @@ adjacency<W> adjacency_from_compact(std::span<edge_t const> offsets, std::span<v
   a.begin[0] = 0;
   for (std::size_t v = 0; v < n; ++v) {
     a.degree[v] = offsets[v + 1] - offsets[v];
-    a.begin[v + 1] = a.begin[v] + a.degree[v] + slack_for(a.degree[v]);
+    edge_t const slots = a.degree[v] + slack_for(a.degree[v]);
+    a.begin[v + 1] = a.begin[v] + (least_slots.empty() ? slots : std::max(slots, least_slots[v]));
   }
   std::size_t const cap = idx(a.begin[n]);
   std::size_t const kk = static_cast<std::size_t>(k);

@@ -181,9 +181,18 @@ graph build_combined(resources const& res, graph const& g, result& r)
       }
     }
   });
+  // Rows sized for what the derived batches can bring (ADR 0005, "Rows with room"): p's children
+  // are among its out-neighbours in g, v's parents at most K of its in-neighbours. With the
+  // slack rule alone, the first incremental update after a build re-laid both directions.
+  auto const& out = g.impl().out_adj<W>();
+  std::vector<edge_t> in_slots(n);
+  dyng::detail::for_each_block(n, threads, [&](std::size_t begin, std::size_t end) {
+    for (auto v = begin; v < end; ++v) in_slots[v] = std::min(in.degree[v], static_cast<edge_t>(k));
+  });
   graph_options const opts{.directed = true, .k = static_cast<int>(k) + 1, .weight_type = g.weight_type(),
                            .duplicates = duplicate_edges::error};
-  return graph::from_edges(res, g.num_vertices(), src, dst, std::span<W const>(wts), opts);
+  return dyng::detail::host_graph_with_slots(res, g.num_vertices(), src, dst, std::span<W const>(wts), opts,
+                                             out.degree, in_slots);
 }
 
 /// Recomputes the path costs of the vertices in `list` (all vertices when `region` is null;

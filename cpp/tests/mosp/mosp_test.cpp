@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "common/random_graph.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/mosp/mosp.hpp"
+#include "graph/graph_impl.hpp"
 
 namespace {
 
@@ -434,6 +437,55 @@ TEST(Mosp, OpenMpBuildsTheSameCombinedGraphAsSequential)
       same_combined(mode == mosp::combined_update::rebuild ? "rebuild" : "incremental");
     }
     EXPECT_EQ(mosp::verify(gb, rb), "") << where;
+  }
+}
+
+// The combined graph's rows are built with room for what derived batches bring (an arc p -> v
+// only where the graph has one, at most K parents of v): batches that add no arc to the graph
+// commit to the combined graph in place, never re-laying its arrays (without the room, the first
+// such update after a build re-laid both directions of NE's combined graph: ~110 ms).
+TEST(Mosp, CombinedGraphRowsHoldWhatTheGraphAllows)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    test::generator gen(17);
+    graph_spec const spec{.n = 3000, .avg_degree = 5, .directed = true, .k = 3};
+    auto g = gen.make_graph(res, spec);
+    auto r = mosp::compute(res, g, {.source = 0, .combined = mosp::combined_update::incremental});
+    auto const row_begins = [&] {
+      auto const& store = std::get<detail::graph_store<std::int32_t>>(r.combined_graph().impl().store);
+      return std::pair{store.out.begin, store.in.begin};
+    };
+    auto const& in = std::get<detail::graph_store<std::int32_t>>(g.impl().store).in;
+    auto const& out = std::get<detail::graph_store<std::int32_t>>(g.impl().store).out;
+    auto const [out_begin, in_begin] = row_begins();
+    for (std::size_t v = 0; v < static_cast<std::size_t>(g.num_vertices()); ++v) {
+      EXPECT_GE(out_begin[v + 1] - out_begin[v], out.degree[v]) << name << " out-row " << v;
+      EXPECT_GE(in_begin[v + 1] - in_begin[v], std::min<edge_t>(in.degree[v], 3)) << name << " in-row " << v;
+    }
+    // Deletions and weight changes only: many parents change, no row outgrows its room.
+    std::mt19937_64 rng(3);
+    for (int round = 0; round < 4; ++round) {
+      auto const csr = g.to_csr();
+      batch b(3);
+      std::set<std::pair<vertex_t, vertex_t>> seen;
+      for (int i = 0; i < 400; ++i) {
+        auto const u = static_cast<vertex_t>(rng() % 3000);
+        auto const row = static_cast<std::size_t>(u);
+        if (csr.offsets[row] == csr.offsets[row + 1]) continue;
+        auto const degree = static_cast<std::uint64_t>(csr.offsets[row + 1] - csr.offsets[row]);
+        auto const at = csr.offsets[row] + static_cast<edge_t>(rng() % degree);
+        auto const v = csr.targets[static_cast<std::size_t>(at)];
+        if (!seen.insert({u, v}).second) continue;
+        if (i % 2 == 0)
+          b.erase(u, v);
+        else
+          b.set_weights(u, v, std::vector<double>(3, static_cast<double>(rng() % 20)));
+      }
+      dyng::update(res, g, b, r);
+      EXPECT_GT(r.last_stats().parent_changes, 0) << name;
+      EXPECT_TRUE(row_begins() == std::pair(out_begin, in_begin)) << name << " round " << round << ": re-laid";
+    }
+    EXPECT_EQ(mosp::verify(g, r), "") << name;
   }
 }
 
