@@ -280,21 +280,27 @@ void full_costs(resources const& res, result& r)
 /// parent tuple (ADR 0005, addendum: where the two ways cross on NE).
 constexpr std::int64_t automatic_rebuild_percent = 30;
 
-/// The vertices whose parent tuple the K trees changed since the combined graph was made (host).
-std::int64_t changed_tuples(result& r)
+/// The vertices whose parent tuple the K trees changed since the combined graph was made, in
+/// order (host): marked on the resources' threads, then listed.
+std::vector<vertex_t> changed_tuples(resources const& res, result& r)
 {
   auto const& trees = access::trees(r);
   auto const& tuple = access::tuple(r);
   auto const k = trees.size();
-  std::vector<std::span<vertex_t const>> par;
-  for (auto const& t : trees) par.push_back(t.parents());
-  std::int64_t changed = 0;
-  for (std::size_t v = 0; v < tuple.size() / std::max<std::size_t>(k, 1); ++v)
-    for (std::size_t i = 0; i < k; ++i)
-      if (tuple[v * k + i] != par[i][v]) {
-        ++changed;
-        break;
-      }
+  auto const n = tuple.size() / std::max<std::size_t>(k, 1);
+  std::vector<vertex_t const*> par;
+  for (auto const& t : trees) par.push_back(t.parents().data());
+  std::vector<std::uint8_t> differs(n);
+  dyng::detail::for_each_block(n, dyng::detail::row_pass_threads(res), [&](std::size_t begin, std::size_t end) {
+    for (auto v = begin; v < end; ++v) {
+      bool same = true;
+      for (std::size_t i = 0; i < k && same; ++i) same = tuple[v * k + i] == par[i][v];
+      differs[v] = same ? 0 : 1;
+    }
+  });
+  std::vector<vertex_t> changed;
+  for (std::size_t v = 0; v < n; ++v)
+    if (differs[v]) changed.push_back(static_cast<vertex_t>(v));
   return changed;
 }
 
@@ -332,9 +338,10 @@ void upsert_arcs(graph const& g, result& r, vertex_t v, batch& b, std::span<vert
   }
 }
 
-/// The incremental update of the combined graph, its tree and the costs (the K trees are current).
+/// The incremental update of the combined graph, its tree and the costs (the K trees are current;
+/// `changed` lists the vertices whose parent tuple they changed, changed_tuples).
 template <class W>
-void update_combined(resources const& res, graph const& g, result& r)
+void update_combined(resources const& res, graph const& g, result& r, std::span<vertex_t const> changed)
 {
   auto const n = static_cast<std::size_t>(g.num_vertices());
   auto const k = static_cast<std::size_t>(r.num_objectives());
@@ -352,17 +359,11 @@ void update_combined(resources const& res, graph const& g, result& r)
     scoped_stage stage(prof, "mosp.derive");
     // Vertices whose parent tuple changed: old arcs that no tree uses any more go, every arc of
     // the new tuple is (re)inserted with its weights (an unchanged one is ignored by the commit).
-    std::vector<vertex_t const*> par(k);
-    for (std::size_t i = 0; i < k; ++i) par[i] = trees[i].parents().data();
-    for (std::size_t v = 0; v < n; ++v) {
-      vertex_t* t = tuple.data() + v * k;
-      bool same = true;
-      for (std::size_t i = 0; i < k && same; ++i) same = t[i] == par[i][v];
-      if (same) continue;
-      ++st.parent_changes;
-      auto const vv = static_cast<vertex_t>(v);
+    st.parent_changes = static_cast<std::int64_t>(changed.size());
+    for (vertex_t const vv : changed) {
+      vertex_t* t = tuple.data() + static_cast<std::size_t>(vv) * k;
       auto const old_count = detail::distinct_parents({t, k}, old_parents);
-      for (std::size_t i = 0; i < k; ++i) t[i] = par[i][v];
+      for (std::size_t i = 0; i < k; ++i) t[i] = trees[i].parents()[static_cast<std::size_t>(vv)];
       auto const new_count = detail::distinct_parents({t, k}, new_parents);
       for (std::size_t j = 0; j < old_count; ++j)
         if (std::find(new_parents.begin(), new_parents.begin() + static_cast<std::ptrdiff_t>(new_count),
@@ -576,11 +577,13 @@ void result::apply_changes(resources const& res, graph const& g)
   // An automatic update rebuilds when many parent tuples changed (automatic_rebuild_percent): the
   // incremental path would derive and commit a batch about the size of the combined graph.
   std::int64_t changed = 0;  // counted before every rebuild, for the stats
-  if (params_.combined != combined_update::incremental) {
+  std::vector<vertex_t> changed_list;  // host: listed for the incremental path too
 #if defined(DYNG_HAVE_CUDA)
-    if (device_) changed = detail::cuda_changed_tuples(res, *this);
+  if (device_ && params_.combined != combined_update::incremental) changed = detail::cuda_changed_tuples(res, *this);
 #endif
-    if (!device_) changed = changed_tuples(*this);
+  if (!device_) {
+    changed_list = changed_tuples(res, *this);
+    changed = static_cast<std::int64_t>(changed_list.size());
   }
   bool const rebuilds = params_.combined == combined_update::rebuild ||
                         (params_.combined == combined_update::automatic &&
@@ -598,7 +601,7 @@ void result::apply_changes(resources const& res, graph const& g)
     if (rebuilds)
       rebuild<W>(res, g, *this);
     else
-      update_combined<W>(res, g, *this);
+      update_combined<W>(res, g, *this, changed_list);
   });
   if (rebuilds) stats_.parent_changes = changed;
   if (auto* prof = res.profiler()) {
