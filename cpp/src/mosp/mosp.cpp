@@ -576,8 +576,8 @@ void result::apply_changes(resources const& res, graph const& g)
   }
   // An automatic update rebuilds when many parent tuples changed (automatic_rebuild_percent): the
   // incremental path would derive and commit a batch about the size of the combined graph.
-  std::int64_t changed = 0;  // counted before every rebuild, for the stats
-  std::vector<vertex_t> changed_list;  // host: listed for the incremental path too
+  std::int64_t changed = 0;  // for the decision and the stats (CUDA: counted unless incremental)
+  std::vector<vertex_t> changed_list;  // host: listed, for the incremental path's derived batch
 #if defined(DYNG_HAVE_CUDA)
   if (device_ && params_.combined != combined_update::incremental) changed = detail::cuda_changed_tuples(res, *this);
 #endif
