@@ -178,6 +178,8 @@ struct timing {
   int trials = 0;
 };
 timing summarize(std::vector<double> ms);
+/// "1.5 ms", or "1.5 ms (min of 5, median 1.7 ms)": a timing as the table shows it.
+std::string timing_text(timing const& t);
 inline double elapsed_ms(std::chrono::steady_clock::time_point start)
 {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -282,6 +284,7 @@ struct cycles_options {
   std::string updates;
   bool ignore_missing = false;
   bool verify = false;  // recount after the update and compare
+  int repeat = 1;
   bool json = false;
   std::string output;
   std::int64_t list = 0;  // 0: no list; else the first N cycles of the final graph

@@ -159,13 +159,21 @@ int run_cycles(cycles_options const& o)
   cycle_count::params const p{.k = o.k};
   output_guard written(o.output, output_guard::kind::file);  // a failed run leaves the file as it was
 
-  auto start = std::chrono::steady_clock::now();
-  auto r = cycle_count::compute(res, g, p);
-  double const compute_ms = elapsed_ms(start);
+  auto const count = [&](graph const& on) { return cycle_count::compute(res, on, p); };
+  std::vector<double> compute_ms;
+  std::optional<cycle_count::result> counted;
+  for (int t = 0; t < o.repeat; ++t) {
+    auto const start = std::chrono::steady_clock::now();
+    counted = count(g);
+    compute_ms.push_back(elapsed_ms(start));
+  }
+  auto& r = *counted;
   auto const prior = r.clone();
 
   bool const has_batch = !o.updates.empty() || o.deletes > 0 || o.inserts > 0;
-  double generate_ms = 0, update_ms = 0, recount_ms = 0;
+  auto start = std::chrono::steady_clock::now();
+  double generate_ms = 0;
+  std::vector<double> update_ms, recount_ms;
   std::size_t deletions = 0, insertions = 0;
   std::int64_t without_effect = 0;
   bool same = true;
@@ -188,16 +196,17 @@ int run_cycles(cycles_options const& o)
     generate_ms = elapsed_ms(start);
     deletions = b.deletions();
     insertions = b.insertions();
-    start = std::chrono::steady_clock::now();
-    st = cycle_count::update(res, g, b, r);
-    update_ms = elapsed_ms(start);
+    update_ms = time_updates(res, g, r, o.repeat, nullptr, count,
+                             [&](graph& on, cycle_count::result& trial) { st = cycle_count::update(res, on, b, trial); });
     // Absent arcs deleted under --ignore-missing, present ones inserted: rows the graph ignored.
     without_effect = static_cast<std::int64_t>(deletions + insertions) - st.deleted - st.inserted;
     if (o.verify) {
-      start = std::chrono::steady_clock::now();
-      auto const fresh = cycle_count::compute(res, g, p);
-      recount_ms = elapsed_ms(start);
-      same = std::equal(fresh.histogram().begin(), fresh.histogram().end(), r.histogram().begin(), r.histogram().end());
+      for (int t = 0; t < o.repeat; ++t) {
+        start = std::chrono::steady_clock::now();
+        auto const fresh = count(g);
+        recount_ms.push_back(elapsed_ms(start));
+        same = std::equal(fresh.histogram().begin(), fresh.histogram().end(), r.histogram().begin(), r.histogram().end());
+      }
     }
   }
 
@@ -222,7 +231,7 @@ int run_cycles(cycles_options const& o)
     rep.add_raw("histogram", json_histogram(r.histogram()));
     rep.add_raw("total", std::to_string(r.total()));
     rep.add_number("load", load_ms, "ms");
-    rep.add_number("compute", compute_ms, "ms");
+    rep.add_timing("compute", summarize(compute_ms));
     if (has_batch) {
       rep.add_raw("prior_histogram", json_histogram(prior.histogram()));
       rep.add_number("deletions", static_cast<double>(deletions));
@@ -230,10 +239,10 @@ int run_cycles(cycles_options const& o)
       rep.add_number("without effect", static_cast<double>(without_effect));
       rep.add_number("arcs after batch", static_cast<double>(g.num_edges()));
       rep.add_number("batch", generate_ms, "ms");
-      rep.add_number("update", update_ms, "ms");
+      rep.add_timing("update", summarize(update_ms));
       rep.add_number("update paths", static_cast<double>(st.paths));
       if (o.verify) {
-        rep.add_number("recompute", recount_ms, "ms");
+        rep.add_timing("recompute", summarize(recount_ms));
         rep.add_raw("update_equals_recompute", same ? "true" : "false");
       }
     }
@@ -249,13 +258,14 @@ int run_cycles(cycles_options const& o)
     std::fprintf(stderr, "dyng cycles: %s, %d vertices, %lld arcs, k = %d, %s (%s)\n", l.description.c_str(),
                  g.num_vertices(), static_cast<long long>(input_arcs), o.k, r.last_stats().engine.c_str(),
                  describe(res).c_str());
-    std::fprintf(stderr, "  load %.3f ms, compute %.3f ms\n", load_ms, compute_ms);
+    std::fprintf(stderr, "  load %.3f ms, compute %s\n", load_ms, timing_text(summarize(compute_ms)).c_str());
     if (has_batch) {
       std::fprintf(stderr, "  batch: %zu deletions, %zu insertions, %lld without effect (%.3f ms), %lld arcs after it; "
-                   "update %.3f ms\n", deletions, insertions, static_cast<long long>(without_effect), generate_ms,
-                   static_cast<long long>(g.num_edges()), update_ms);
+                   "update %s\n", deletions, insertions, static_cast<long long>(without_effect), generate_ms,
+                   static_cast<long long>(g.num_edges()), timing_text(summarize(update_ms)).c_str());
       if (o.verify)
-        std::fprintf(stderr, "  recompute %.3f ms: %s\n", recount_ms, same ? "equal to the update" : "DIFFERS from the update");
+        std::fprintf(stderr, "  recompute %s: %s\n", timing_text(summarize(recount_ms)).c_str(),
+                     same ? "equal to the update" : "DIFFERS from the update");
     }
     if (listed)
       std::fprintf(stderr, "  list %.3f ms: %zu of %llu cycles%s\n", list_ms, listed->size(),

@@ -98,6 +98,7 @@ int main(int argc, char** argv)
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(an_input());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
+  cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing)")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "

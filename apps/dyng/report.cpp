@@ -595,12 +595,17 @@ void report::add_number(std::string const& key, double value, std::string const&
   json_fields_.emplace_back(json_key(unit == "ms" ? key + " ms" : key), number(value, true));
 }
 
-void report::add_timing(std::string const& key, timing const& t)
+std::string timing_text(timing const& t)
 {
   std::string text = number(t.min_ms, false) + " ms";
   if (t.trials > 1)
     text += " (min of " + std::to_string(t.trials) + ", median " + number(t.median_ms, false) + " ms)";
-  text_.emplace_back(key, text);
+  return text;
+}
+
+void report::add_timing(std::string const& key, timing const& t)
+{
+  text_.emplace_back(key, timing_text(t));
   json_fields_.emplace_back(json_key(key), "{\"min_ms\": " + number(t.min_ms, true) + ", \"median_ms\": " + number(t.median_ms, true) +
                                      ", \"trials\": " + std::to_string(t.trials) + "}");
 }
