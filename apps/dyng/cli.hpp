@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dyng/core/error.hpp"
@@ -215,6 +216,25 @@ void add_batch(report& out, batch const& b, std::string const& what);
 /// weights set to what they were), in arcs (two per row of an undirected graph): the batch's
 /// counts are of its rows, not of their effect.
 void add_effect(report& out, commit_stats const& applied);
+
+/// Runs `step()` `repeat` times; returns each run's time (ms). What a step returns is destroyed
+/// after its clock stops (freeing a large result is not the step's time).
+template <class Step>
+std::vector<double> time_trials(int repeat, Step const& step)
+{
+  std::vector<double> ms;
+  for (int t = 0; t < repeat; ++t) {
+    auto const start = std::chrono::steady_clock::now();
+    if constexpr (std::is_void_v<std::invoke_result_t<Step const&>>) {
+      step();
+      ms.push_back(elapsed_ms(start));
+    } else {
+      [[maybe_unused]] auto const kept = step();
+      ms.push_back(elapsed_ms(start));
+    }
+  }
+  return ms;
+}
 
 /// Times `update(copy, results)` `repeat` times: each trial on a copy of `g` with its results
 /// computed on the copy, untimed (`compute(copy)`; a copy has an identity of its own), the last on

@@ -160,13 +160,8 @@ int run_cycles(cycles_options const& o)
   output_guard written(o.output, output_guard::kind::file);  // a failed run leaves the file as it was
 
   auto const count = [&](graph const& on) { return cycle_count::compute(res, on, p); };
-  std::vector<double> compute_ms;
   std::optional<cycle_count::result> counted;
-  for (int t = 0; t < o.repeat; ++t) {
-    auto const start = std::chrono::steady_clock::now();
-    counted = count(g);
-    compute_ms.push_back(elapsed_ms(start));
-  }
+  auto const compute_ms = time_trials(o.repeat, [&] { counted = count(g); });
   auto& r = *counted;
   auto const prior = r.clone();
 
@@ -201,12 +196,9 @@ int run_cycles(cycles_options const& o)
     // Absent arcs deleted under --ignore-missing, present ones inserted: rows the graph ignored.
     without_effect = static_cast<std::int64_t>(deletions + insertions) - st.deleted - st.inserted;
     if (o.verify) {
-      for (int t = 0; t < o.repeat; ++t) {
-        start = std::chrono::steady_clock::now();
-        auto const fresh = count(g);
-        recount_ms.push_back(elapsed_ms(start));
-        same = std::equal(fresh.histogram().begin(), fresh.histogram().end(), r.histogram().begin(), r.histogram().end());
-      }
+      std::optional<cycle_count::result> fresh;
+      recount_ms = time_trials(o.repeat, [&] { fresh = count(g); });
+      same = std::equal(fresh->histogram().begin(), fresh->histogram().end(), r.histogram().begin(), r.histogram().end());
     }
   }
 

@@ -59,18 +59,8 @@ int run_mosp(mosp_options const& o)
   out.add_number("load", load_ms, "ms");
 
   progress("computing");
-  std::vector<double> times;
   auto r = mosp::compute(res, g, p);  // also checks the parameters before anything is timed
-  for (int t = 1; t < o.repeat; ++t) {
-    auto const start = std::chrono::steady_clock::now();
-    r = mosp::compute(res, g, p);
-    times.push_back(elapsed_ms(start));
-  }
-  {
-    auto const start = std::chrono::steady_clock::now();
-    r = mosp::compute(res, g, p);
-    times.push_back(elapsed_ms(start));
-  }
+  auto const times = time_trials(o.repeat, [&] { r = mosp::compute(res, g, p); });
   std::string names;
   for (int c : r.objectives())
     names += (names.empty() ? "" : ", ") + std::to_string(c) + " (" + gf.weight_names[static_cast<std::size_t>(c)] + ")";
@@ -103,13 +93,7 @@ int run_mosp(mosp_options const& o)
     out.add_number("combined changes", static_cast<double>(s.combined_changes), "arcs");
     out.add_number("cost updates", static_cast<double>(s.cost_updates), "vertices");
     out.add("combined update", s.rebuilt ? "rebuilt" : "incremental");
-    std::vector<double> recompute_ms;
-    for (int t = 0; t < o.repeat; ++t) {
-      auto const start = std::chrono::steady_clock::now();
-      auto fresh = mosp::compute(res, g, p);
-      recompute_ms.push_back(elapsed_ms(start));
-    }
-    auto const rt = summarize(recompute_ms);
+    auto const rt = summarize(time_trials(o.repeat, [&] { return mosp::compute(res, g, p); }));
     out.add_timing("recompute", rt);
     out.add_number("update/recompute", summarize(update_ms).min_ms / rt.min_ms);
     if (!o.out.empty()) mosp::write_files(written.staging(), r, "Updated");

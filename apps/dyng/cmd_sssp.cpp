@@ -80,14 +80,8 @@ int run_sssp(sssp_options const& o)
   out.add_number("load", load_ms, "ms");
 
   progress("computing");
-  std::vector<double> times;
   std::vector<sssp::result> results;
-  for (int t = 0; t < o.repeat; ++t) {
-    auto const start = std::chrono::steady_clock::now();
-    results = compute_all(g);
-    times.push_back(elapsed_ms(start));
-  }
-  out.add_timing("compute", summarize(times));
+  out.add_timing("compute", summarize(time_trials(o.repeat, [&] { results = compute_all(g); })));
   out.add("engine", results.front().last_stats().engine);
   if (!o.out.empty()) write_results(written.staging(), results, g.k(), "Original");
 
@@ -123,13 +117,7 @@ int run_sssp(sssp_options const& o)
     out.add_number("relaxations", static_cast<double>(s.relaxations));
     out.add_number("iterations", static_cast<double>(s.iterations));
     out.add("strategy", s.recomputed ? "recomputed" : "incremental");
-    std::vector<double> recompute_ms;
-    for (int t = 0; t < o.repeat; ++t) {
-      auto const start = std::chrono::steady_clock::now();
-      auto rs = compute_all(g);
-      recompute_ms.push_back(elapsed_ms(start));
-    }
-    auto const rt = summarize(recompute_ms);
+    auto const rt = summarize(time_trials(o.repeat, [&] { return compute_all(g); }));
     out.add_timing("recompute", rt);
     // The update commits the batch too, so it is compared with commit + recompute.
     out.add_number("update/(commit+recompute)", summarize(update_ms).min_ms / (summarize(commit_ms).min_ms + rt.min_ms));
