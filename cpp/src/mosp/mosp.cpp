@@ -17,6 +17,7 @@
 //   vertices whose MOSP parent or parent arc changed. docs/adr/0005-mosp.md has the measurements.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -280,28 +281,44 @@ void full_costs(resources const& res, result& r)
 /// parent tuple (ADR 0005, addendum: where the two ways cross on NE).
 constexpr std::int64_t automatic_rebuild_percent = 30;
 
+/// The vertices v < n for which `test(v)` holds, in order: tested on the resources' threads, then
+/// listed. One bit a vertex, a word stored per 64 of them: a byte stored per vertex made the
+/// compiler reload what `test` reads after each store (a char may alias anything; measured).
+template <class Test>
+std::vector<vertex_t> vertices_where(resources const& res, std::size_t n, Test const& test)
+{
+  constexpr std::size_t bits = 64;
+  std::vector<std::uint64_t> holds((n + bits - 1) / bits);
+  dyng::detail::for_each_block(holds.size(), dyng::detail::row_pass_threads(res), [&](std::size_t begin, std::size_t end) {
+    for (auto w = begin; w < end; ++w) {
+      std::uint64_t word = 0;
+      for (std::size_t b = 0; b < bits && w * bits + b < n; ++b)
+        if (test(static_cast<vertex_t>(w * bits + b))) word |= std::uint64_t{1} << b;
+      holds[w] = word;
+    }
+  });
+  std::vector<vertex_t> listed;
+  for (std::size_t w = 0; w < holds.size(); ++w)
+    for (auto word = holds[w]; word != 0; word &= word - 1)
+      listed.push_back(static_cast<vertex_t>(w * bits + static_cast<std::size_t>(std::countr_zero(word))));
+  return listed;
+}
+
 /// The vertices whose parent tuple the K trees changed since the combined graph was made, in
-/// order (host): marked on the resources' threads, then listed.
+/// order (host).
 std::vector<vertex_t> changed_tuples(resources const& res, result& r)
 {
   auto const& trees = access::trees(r);
   auto const& tuple = access::tuple(r);
   auto const k = trees.size();
-  auto const n = tuple.size() / std::max<std::size_t>(k, 1);
   std::vector<vertex_t const*> par;
   for (auto const& t : trees) par.push_back(t.parents().data());
-  std::vector<std::uint8_t> differs(n);
-  dyng::detail::for_each_block(n, dyng::detail::row_pass_threads(res), [&](std::size_t begin, std::size_t end) {
-    for (auto v = begin; v < end; ++v) {
-      bool same = true;
-      for (std::size_t i = 0; i < k && same; ++i) same = tuple[v * k + i] == par[i][v];
-      differs[v] = same ? 0 : 1;
-    }
+  return vertices_where(res, tuple.size() / std::max<std::size_t>(k, 1), [&](vertex_t v) {
+    auto const at = static_cast<std::size_t>(v);
+    for (std::size_t i = 0; i < k; ++i)
+      if (tuple[at * k + i] != par[i][at]) return true;
+    return false;
   });
-  std::vector<vertex_t> changed;
-  for (std::size_t v = 0; v < n; ++v)
-    if (differs[v]) changed.push_back(static_cast<vertex_t>(v));
-  return changed;
 }
 
 /// The combined graph, its tree and the costs from scratch (compute, and the rebuild update).
@@ -399,13 +416,13 @@ void update_combined(resources const& res, graph const& g, result& r, std::span<
   auto region_list = ws.get<vertex_t>("mosp.costs.list", n);
   vertex_marks region(ws, "mosp.costs.region", g.num_vertices());
   std::size_t size = 0;
-  for (std::size_t v = 0; v < n; ++v) {
-    auto const vv = static_cast<vertex_t>(v);
-    if (old_mp[v] != mp[v] || upserted.test(vv)) {
-      old_mp[v] = mp[v];
-      region.set(vv);
-      region_list[size++] = vv;
-    }
+  auto const roots = vertices_where(res, n, [was = old_mp.data(), now = mp.data(), &upserted](vertex_t v) {
+    return was[v] != now[v] || upserted.test(v);
+  });
+  for (vertex_t const v : roots) {
+    old_mp[static_cast<std::size_t>(v)] = mp[static_cast<std::size_t>(v)];
+    region.set(v);
+    region_list[size++] = v;
   }
   // Their MOSP subtrees (children are out-neighbours in the combined graph whose parent is x).
   auto const& cout = access::combined(r).impl().out_adj<W>();
