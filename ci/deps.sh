@@ -9,7 +9,8 @@ packages=(
   libbenchmark-dev                 # benchmarks (release preset)
   zlib1g-dev                       # gzip input files
   libcli11-dev                     # the command line, apps/dyng
-  clang libclang-rt-14-dev         # libFuzzer targets (cpp/fuzz)
+  clang libclang-rt-14-dev         # libFuzzer targets (cpp/fuzz), the tsan preset
+  libomp-14-dev                    # the tsan preset: LLVM's OpenMP runtime and its Archer tool
   git python3 python3-venv python3-dev  # python3-*: ci/python.sh
 )
 

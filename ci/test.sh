@@ -4,11 +4,14 @@
 #   2. preset dev            configure, build, ctest -L cpu (Debug, -Werror)
 #   3. preset asan           the same with AddressSanitizer + UBSan, libdyng shared (so that
 #                            every test links through its exports, ADR 0014)
-#   4. preset cuda-ci        only when nvcc is found: the CUDA backend compiled for sm_90 (Debug,
+#   4. preset tsan           the same with ThreadSanitizer over the OpenMP passes (clang, LLVM's
+#                            libomp, its Archer tool; ci/tsan.supp)
+#   5. preset cuda-ci        only when nvcc is found: the CUDA backend compiled for sm_90 (Debug,
 #                            -Werror), ctest of every label (gpu tests skip without a device)
-#   5. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
-#   6. ci/python.sh          the Python package: a venv, pip install ., pytest, mypy
-# Any failure stops the run with a non-zero exit. Builds in build/dev, build/asan, build/cuda-ci.
+#   6. cpp/fuzz/run.sh 60    the readers' fuzzer for a bounded time (when it exists)
+#   7. ci/python.sh          the Python package: a venv, pip install ., pytest, mypy
+# Any failure stops the run with a non-zero exit. Builds in build/dev, build/asan, build/tsan,
+# build/cuda-ci.
 # Environment: DYNG_CI_JOBS (parallel build and test jobs, default 2),
 #              DYNG_CI_FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -30,6 +33,9 @@ cmake --workflow --preset dev 2>&1 | tee -a "$log"
 
 step "asan: configure, build, test with ASan + UBSan and a shared libdyng"
 cmake --workflow --preset asan 2>&1 | tee -a "$log"
+
+step "tsan: configure, build, test with ThreadSanitizer, OpenMP on"
+cmake --workflow --preset tsan 2>&1 | tee -a "$log"
 
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [[ -x $nvcc ]]; then

@@ -211,7 +211,10 @@ TEST(CycleCount, LongCyclesNeedNoDeepStack)
     return test::unweighted_graph(res, n, arcs);
   };
   constexpr vertex_t n = 50000;
-  for (auto const& [name, res] : cpu_backends()) {
+  for (auto const& backend : cpu_backends()) {
+    // Named references, not a structured binding: clang 14's lambdas cannot capture those.
+    auto const& name = backend.first;
+    auto const& res = backend.second;
     // A directed ring: one cycle, of length n.
     auto const g = ring(res, n);
     std::vector<std::uint64_t> hist;
@@ -250,7 +253,10 @@ TEST(CycleCount, LongCyclesNeedNoDeepStack)
 
 TEST(CycleCount, InvalidBatchesRaiseAndChangeNothing)
 {
-  for (auto const& [name, res] : cpu_backends()) {
+  for (auto const& backend : cpu_backends()) {
+    // Named references, not a structured binding: clang 14's lambdas cannot capture those.
+    auto const& name = backend.first;
+    auto const& res = backend.second;
     auto g = test::unweighted_graph(res, 4, {{0, 1}, {1, 2}, {2, 0}, {2, 3}});
     auto r = cycle_count::compute(res, g, {.k = 4});
     auto const version = g.version();

@@ -158,7 +158,10 @@ TEST(IoRead, HeaderBeyondMemoryIsRefusedBeforeAllocating)
   // at once with the sizes, instead of minutes of pages filling in under overcommit.
   if (dyng::detail::memory_shortfall(dyng::detail::build_bytes(2147483647, true)).empty())
     GTEST_SKIP() << "this machine holds the rows";
-  for (auto const& [text, name] : {std::pair{"p sp 2147483647 0\n", "huge.gr"}, std::pair{"0 2147483646\n", "huge.txt"}}) {
+  for (auto const& file : {std::pair{"p sp 2147483647 0\n", "huge.gr"}, std::pair{"0 2147483646\n", "huge.txt"}}) {
+    // Named variables, not a structured binding: clang 14's lambdas cannot capture those.
+    char const* const text = file.first;
+    char const* const name = file.second;
     auto const what = io_error_of([&] { (void)io::read_graph_from_memory(res, text, {}, name); });
     EXPECT_NE(what.find(std::string(name) + ": not enough memory for a graph of 2147483647 vertices: building it would take"),
               std::string::npos) << what;
