@@ -217,23 +217,27 @@ void add_batch(report& out, batch const& b, std::string const& what);
 /// counts are of its rows, not of their effect.
 void add_effect(report& out, commit_stats const& applied);
 
-/// Runs `step()` `repeat` times; returns each run's time (ms). What a step returns is destroyed
-/// after its clock stops (freeing a large result is not the step's time).
-template <class Step>
-std::vector<double> time_trials(int repeat, Step const& step)
+/// Runs `step()` `repeat` times; returns each run's time (ms). What a step returns goes to `last`
+/// after its clock stops, so freeing the previous trial's result is not a step's time.
+template <class Step, class Last>
+std::vector<double> time_trials(int repeat, Step const& step, Last& last)
 {
   std::vector<double> ms;
   for (int t = 0; t < repeat; ++t) {
     auto const start = std::chrono::steady_clock::now();
-    if constexpr (std::is_void_v<std::invoke_result_t<Step const&>>) {
-      step();
-      ms.push_back(elapsed_ms(start));
-    } else {
-      [[maybe_unused]] auto const kept = step();
-      ms.push_back(elapsed_ms(start));
-    }
+    auto value = step();
+    ms.push_back(elapsed_ms(start));
+    last = std::move(value);
   }
   return ms;
+}
+
+/// time_trials for a step whose results are not kept.
+template <class Step>
+std::vector<double> time_trials(int repeat, Step const& step)
+{
+  std::optional<std::invoke_result_t<Step const&>> dropped;
+  return time_trials(repeat, step, dropped);
 }
 
 /// Times `update(copy, results)` `repeat` times: each trial on a copy of `g` with its results

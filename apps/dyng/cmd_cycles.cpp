@@ -161,12 +161,12 @@ int run_cycles(cycles_options const& o)
 
   auto const count = [&](graph const& on) { return cycle_count::compute(res, on, p); };
   std::optional<cycle_count::result> counted;
-  auto const compute_ms = time_trials(o.repeat, [&] { counted = count(g); });
+  auto const compute_ms = time_trials(std::max(o.repeat, 1), [&] { return count(g); }, counted);
   auto& r = *counted;
   auto const prior = r.clone();
 
   bool const has_batch = !o.updates.empty() || o.deletes > 0 || o.inserts > 0;
-  auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start;
   double generate_ms = 0;
   std::vector<double> update_ms, recount_ms;
   std::size_t deletions = 0, insertions = 0;
@@ -197,7 +197,7 @@ int run_cycles(cycles_options const& o)
     without_effect = static_cast<std::int64_t>(deletions + insertions) - st.deleted - st.inserted;
     if (o.verify) {
       std::optional<cycle_count::result> fresh;
-      recount_ms = time_trials(o.repeat, [&] { fresh = count(g); });
+      recount_ms = time_trials(std::max(o.repeat, 1), [&] { return count(g); }, fresh);
       same = std::equal(fresh->histogram().begin(), fresh->histogram().end(), r.histogram().begin(), r.histogram().end());
     }
   }

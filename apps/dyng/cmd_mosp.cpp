@@ -60,7 +60,7 @@ int run_mosp(mosp_options const& o)
 
   progress("computing");
   auto r = mosp::compute(res, g, p);  // also checks the parameters before anything is timed
-  auto const times = time_trials(o.repeat, [&] { r = mosp::compute(res, g, p); });
+  auto const times = time_trials(o.repeat, [&] { return mosp::compute(res, g, p); }, r);
   std::string names;
   for (int c : r.objectives())
     names += (names.empty() ? "" : ", ") + std::to_string(c) + " (" + gf.weight_names[static_cast<std::size_t>(c)] + ")";
