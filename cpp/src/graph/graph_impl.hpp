@@ -212,7 +212,8 @@ std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, 
 /// graph::from_edges on the host for a directed graph whose rows' growth the caller can bound
 /// (mosp's combined graph: an arc p -> v exists only where the input graph has one, and v has at
 /// most K parents): out-row v gets at least out_slots[v] slots, in-row v in_slots[v], so commits
-/// up to those bounds land in place instead of re-laying a direction (docs/adr/0005).
+/// up to those bounds land in place instead of re-laying a direction (docs/adr/0005). As built
+/// only: a re-lay sizes rows by the slack rule again.
 template <class W>
 graph host_graph_with_slots(resources const& res, vertex_t n, std::span<vertex_t const> src,
                             std::span<vertex_t const> dst, std::span<W const> weights, graph_options const& opts,

@@ -28,6 +28,7 @@
 #include "dyng/core/profiler.hpp"
 #include "core/dispatch.hpp"
 #include "core/parallel.hpp"
+#include "graph/layout.hpp"
 #if defined(DYNG_HAVE_CUDA)
 #include "core/side_by_side.hpp"
 #endif
@@ -184,24 +185,30 @@ graph build_combined(resources const& res, graph const& g, result& r)
   });
   // Rows sized for what the derived batches can bring (ADR 0005, "Rows with room"): p's children
   // are among its out-neighbours in g, v's parents at most K of its in-neighbours. With the
-  // slack rule alone, the first incremental update after a build re-laid both directions.
+  // slack rule alone, the first incremental update after a build re-laid both directions. A
+  // row's room is capped as a re-lay's slack is (max_burst_slack), so a dense graph's hubs do
+  // not size the combined graph like the graph itself.
   auto const& out = g.impl().out_adj<W>();
-  std::vector<edge_t> in_slots(n);
+  std::vector<edge_t> out_slots(n), in_slots(n);
   dyng::detail::for_each_block(n, threads, [&](std::size_t begin, std::size_t end) {
-    for (auto v = begin; v < end; ++v) in_slots[v] = std::min(in.degree[v], static_cast<edge_t>(k));
+    for (auto v = begin; v < end; ++v) {
+      out_slots[v] = std::min(out.degree[v], dyng::detail::max_burst_slack);
+      in_slots[v] = std::min(in.degree[v], static_cast<edge_t>(k));
+    }
   });
   graph_options const opts{.directed = true, .k = static_cast<int>(k) + 1, .weight_type = g.weight_type(),
                            .duplicates = duplicate_edges::error};
   return dyng::detail::host_graph_with_slots(res, g.num_vertices(), src, dst, std::span<W const>(wts), opts,
-                                             out.degree, in_slots);
+                                             out_slots, in_slots);
 }
 
 /// Recomputes the path costs of the vertices in `list` (all vertices when `region` is null;
 /// else every vertex of `list` is in `region`, and costs of vertices outside it are current).
 /// Each vertex walks up to an ancestor whose costs are current, then the walk is unwound, so
 /// parents are always done before children: O((vertices + their in-rows) * K). On the OpenMP
-/// threads, walks that meet settle the vertices they share twice, with the same values: a mark
-/// set with release after a vertex's costs (atomic stores) lets a walk that sees it read them.
+/// threads, walks that meet may each settle the vertices they share, with the same values (at
+/// worst a chain's work once per thread): a mark set with release after a vertex's costs (atomic
+/// stores) lets a walk that sees it read them.
 template <class W>
 void compute_costs(resources const& res, result& r, std::span<vertex_t const> list, vertex_marks const* region)
 {
@@ -281,9 +288,10 @@ void full_costs(resources const& res, result& r)
 /// parent tuple (ADR 0005, addendum: where the two ways cross on NE).
 constexpr std::int64_t automatic_rebuild_percent = 30;
 
-/// The vertices v < n for which `test(v)` holds, in order: tested on the resources' threads, then
-/// listed. One bit a vertex, a word stored per 64 of them: a byte stored per vertex made the
-/// compiler reload what `test` reads after each store (a char may alias anything; measured).
+/// The vertices v < n for which `test(v)` holds, in order: tested on the resources' threads (past
+/// the parallel cutoff, 1,024 words), then listed. One bit a vertex, a word stored per 64 of them:
+/// a byte stored per vertex made the compiler reload what `test` reads after each store (a char
+/// may alias anything; measured).
 template <class Test>
 std::vector<vertex_t> vertices_where(resources const& res, std::size_t n, Test const& test)
 {
@@ -297,7 +305,10 @@ std::vector<vertex_t> vertices_where(resources const& res, std::size_t n, Test c
       holds[w] = word;
     }
   });
+  std::size_t count = 0;
+  for (auto const word : holds) count += static_cast<std::size_t>(std::popcount(word));
   std::vector<vertex_t> listed;
+  listed.reserve(count);
   for (std::size_t w = 0; w < holds.size(); ++w)
     for (auto word = holds[w]; word != 0; word &= word - 1)
       listed.push_back(static_cast<vertex_t>(w * bits + static_cast<std::size_t>(std::countr_zero(word))));
@@ -377,10 +388,12 @@ void update_combined(resources const& res, graph const& g, result& r, std::span<
     // Vertices whose parent tuple changed: old arcs that no tree uses any more go, every arc of
     // the new tuple is (re)inserted with its weights (an unchanged one is ignored by the commit).
     st.parent_changes = static_cast<std::int64_t>(changed.size());
+    std::vector<vertex_t const*> par(k);
+    for (std::size_t i = 0; i < k; ++i) par[i] = trees[i].parents().data();
     for (vertex_t const vv : changed) {
       vertex_t* t = tuple.data() + static_cast<std::size_t>(vv) * k;
       auto const old_count = detail::distinct_parents({t, k}, old_parents);
-      for (std::size_t i = 0; i < k; ++i) t[i] = trees[i].parents()[static_cast<std::size_t>(vv)];
+      for (std::size_t i = 0; i < k; ++i) t[i] = par[i][static_cast<std::size_t>(vv)];
       auto const new_count = detail::distinct_parents({t, k}, new_parents);
       for (std::size_t j = 0; j < old_count; ++j)
         if (std::find(new_parents.begin(), new_parents.begin() + static_cast<std::ptrdiff_t>(new_count),
@@ -599,6 +612,7 @@ void result::apply_changes(resources const& res, graph const& g)
   if (device_ && params_.combined != combined_update::incremental) changed = detail::cuda_changed_tuples(res, *this);
 #endif
   if (!device_) {
+    scoped_stage stage(res.profiler(), "mosp.tuples");
     changed_list = changed_tuples(res, *this);
     changed = static_cast<std::int64_t>(changed_list.size());
   }
