@@ -161,7 +161,7 @@ int run_cycles(cycles_options const& o)
 
   auto const count = [&](graph const& on) { return cycle_count::compute(res, on, p); };
   std::optional<cycle_count::result> counted;
-  auto const compute_ms = time_trials(std::max(o.repeat, 1), [&] { return count(g); }, counted);
+  auto const compute_ms = time_trials(o.repeat, [&] { return count(g); }, counted);
   auto& r = *counted;
   auto const prior = r.clone();
 
@@ -197,7 +197,7 @@ int run_cycles(cycles_options const& o)
     without_effect = static_cast<std::int64_t>(deletions + insertions) - st.deleted - st.inserted;
     if (o.verify) {
       std::optional<cycle_count::result> fresh;
-      recount_ms = time_trials(std::max(o.repeat, 1), [&] { return count(g); }, fresh);
+      recount_ms = time_trials(o.repeat, [&] { return count(g); }, fresh);
       same = std::equal(fresh->histogram().begin(), fresh->histogram().end(), r.histogram().begin(), r.histogram().end());
     }
   }

@@ -61,6 +61,7 @@ if command -v python3 >/dev/null; then
   check "list json parses" python3 -c "import json; d=json.load(open('$tmp/l.json')); c=d['cycles']; assert len(c)==1 and len(c[0])==3 and c[0][0]==min(c[0]) and d['cycles_truncated'] is True and d['list_ms']>=0"
 fi
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list 0
+expect_exit 2 "--repeat: expected a whole number of at least 1, got '0'" cycles "$data/generator/ring40.txt" -k 3 --repeat 0
 # A batch row naming a vertex the graph lacks (DIMACS: file ids 1..n) is an error, not a read past the rows.
 printf 'p sp 3 3\na 1 2 5\na 2 3 4\na 3 1 2\n' > "$tmp/ok.gr"
 printf -- '- 9 1\n' > "$tmp/del9.txt"

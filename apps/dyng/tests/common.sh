@@ -5,7 +5,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 passes=0
-# The CPU backends of this build (the tsan preset builds without OpenMP).
+# The CPU backends of this build (a build without OpenMP has only seq).
 cpu_backends=seq
 "$dyng" --version | grep -q openmp && cpu_backends="seq omp"
 check() {  # check NAME COMMAND... : the command must succeed (its output in $tmp/out, $tmp/err)

@@ -400,13 +400,13 @@ std::unique_ptr<detail::graph_impl> place(resources const& res, std::unique_ptr<
 template <class W>
 std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_t n, std::span<vertex_t const> src,
                                                    std::span<vertex_t const> dst, std::span<W const> weights,
-                                                   graph_options const& opts)
+                                                   graph_options const& opts, row_slots const& least = {})
 {
   check_edges<W>(n, src, dst, weights, opts);
 #if defined(DYNG_HAVE_CUDA)
   if (res.backend() == backend::cuda) return detail::device_from_edges(res, n, src, dst, weights, opts);
 #endif
-  return build_from_edges<W>(n, src, dst, weights, opts, detail::row_pass_threads(res));
+  return build_from_edges<W>(n, src, dst, weights, opts, detail::row_pass_threads(res), least);
 }
 
 }  // namespace
@@ -418,9 +418,7 @@ graph detail::host_graph_with_slots(resources const& res, vertex_t n, std::span<
 {
   DYNG_EXPECTS(res.backend() != backend::cuda && opts.directed && out_slots.size() == idx(n) && in_slots.size() == idx(n),
                "host_graph_with_slots: a directed host graph with n out-row and n in-row bounds");
-  check_edges<W>(n, src, dst, weights, opts);
-  return detail::make_graph(
-      build_from_edges<W>(n, src, dst, weights, opts, detail::row_pass_threads(res), {out_slots, in_slots}));
+  return detail::make_graph(edges_to_graph<W>(res, n, src, dst, weights, opts, {out_slots, in_slots}));
 }
 template graph detail::host_graph_with_slots<std::int32_t>(resources const&, vertex_t, std::span<vertex_t const>,
                                                            std::span<vertex_t const>, std::span<std::int32_t const>,

@@ -387,7 +387,6 @@ void update_combined(resources const& res, graph const& g, result& r, std::span<
     scoped_stage stage(prof, "mosp.derive");
     // Vertices whose parent tuple changed: old arcs that no tree uses any more go, every arc of
     // the new tuple is (re)inserted with its weights (an unchanged one is ignored by the commit).
-    st.parent_changes = static_cast<std::int64_t>(changed.size());
     std::vector<vertex_t const*> par(k);
     for (std::size_t i = 0; i < k; ++i) par[i] = trees[i].parents().data();
     for (vertex_t const vv : changed) {
@@ -634,7 +633,7 @@ void result::apply_changes(resources const& res, graph const& g)
     else
       update_combined<W>(res, g, *this, changed_list);
   });
-  if (rebuilds) stats_.parent_changes = changed;
+  if (rebuilds || !device_) stats_.parent_changes = changed;
   if (auto* prof = res.profiler()) {
     prof->count("mosp.parent_changes", stats_.parent_changes);
     prof->count("mosp.combined_changes", stats_.combined_changes);
