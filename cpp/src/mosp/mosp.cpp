@@ -16,13 +16,16 @@
 //   the sssp update equals a recompute. Costs are recomputed only in the MOSP subtrees below
 //   vertices whose MOSP parent or parent arc changed. docs/adr/0005-mosp.md has the measurements.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
@@ -315,16 +318,40 @@ std::vector<vertex_t> vertices_where(resources const& res, std::size_t n, Test c
   return listed;
 }
 
+/// As vertices_where, looking only at the vertices in `lists` (repeats allowed; a null list:
+/// any vertex) when they hold at most an eighth as many entries as there are vertices: an
+/// update's cost then follows its changes, not n. Past that, the scan of every vertex on the
+/// threads is the cheaper way.
+template <class Test>
+std::vector<vertex_t> listed_vertices_where(resources const& res, std::size_t n,
+                                            std::span<std::vector<vertex_t> const* const> lists, Test const& test)
+{
+  std::size_t entries = 0;
+  for (auto const* list : lists) entries += list == nullptr ? n : list->size();
+  if (8 * entries > n) return vertices_where(res, n, test);
+  vertex_marks seen(res.workspace(), "mosp.listed_seen", static_cast<vertex_t>(n));
+  std::vector<vertex_t> found;
+  for (auto const* list : lists)
+    for (vertex_t const v : *list)
+      if (seen.set_first(v) && test(v)) found.push_back(v);
+  std::sort(found.begin(), found.end());  // in order, as the scan lists them
+  return found;
+}
+
 /// The vertices whose parent tuple the K trees changed since the combined graph was made, in
-/// order (host).
+/// order (host): among those whose parent the trees' updates listed (sssp's parent scope).
 std::vector<vertex_t> changed_tuples(resources const& res, result& r)
 {
   auto const& trees = access::trees(r);
   auto const& tuple = access::tuple(r);
   auto const k = trees.size();
   std::vector<vertex_t const*> par;
-  for (auto const& t : trees) par.push_back(t.parents().data());
-  return vertices_where(res, tuple.size() / std::max<std::size_t>(k, 1), [&](vertex_t v) {
+  std::vector<std::vector<vertex_t> const*> scopes;
+  for (auto const& t : trees) {
+    par.push_back(t.parents().data());
+    scopes.push_back(sssp::access::parent_scope(t));
+  }
+  return listed_vertices_where(res, tuple.size() / std::max<std::size_t>(k, 1), scopes, [&](vertex_t v) {
     auto const at = static_cast<std::size_t>(v);
     for (std::size_t i = 0; i < k; ++i)
       if (tuple[at * k + i] != par[i][at]) return true;
@@ -369,7 +396,7 @@ void upsert_arcs(graph const& g, result& r, vertex_t v, batch& b, std::span<vert
 /// The incremental update of the combined graph, its tree and the costs (the K trees are current;
 /// `changed` lists the vertices whose parent tuple they changed, changed_tuples).
 template <class W>
-void update_combined(resources const& res, graph const& g, result& r, std::span<vertex_t const> changed)
+void update_combined(resources const& res, graph const& g, result& r, std::vector<vertex_t> const& changed)
 {
   auto const n = static_cast<std::size_t>(g.num_vertices());
   auto const k = static_cast<std::size_t>(r.num_objectives());
@@ -380,6 +407,7 @@ void update_combined(resources const& res, graph const& g, result& r, std::span<
   auto* prof = res.profiler();
   batch derived(static_cast<int>(k) + 1);
   vertex_marks upserted(ws, "mosp.upserted", g.num_vertices());
+  std::vector<vertex_t> upserted_list;
   std::vector<vertex_t> old_parents(k), new_parents(k);
   std::vector<W> aw(k);
   std::vector<double> row(k + 1);
@@ -411,6 +439,7 @@ void update_combined(resources const& res, graph const& g, result& r, std::span<
       vertex_t const* t = tuple.data() + static_cast<std::size_t>(v) * k;
       if (std::find(t, t + k, u) == t + k) continue;
       upserted.set(v);
+      upserted_list.push_back(v);
       upsert_arcs<W>(g, r, v, derived, new_parents, aw, row);
     }
   }
@@ -428,7 +457,9 @@ void update_combined(resources const& res, graph const& g, result& r, std::span<
   auto region_list = ws.get<vertex_t>("mosp.costs.list", n);
   vertex_marks region(ws, "mosp.costs.region", g.num_vertices());
   std::size_t size = 0;
-  auto const roots = vertices_where(res, n, [was = old_mp.data(), now = mp.data(), &upserted](vertex_t v) {
+  // Among the vertices whose MOSP parent the tree's update listed, and the upserted ones.
+  std::array<std::vector<vertex_t> const*, 3> const lists = {sssp::access::parent_scope(ct), &changed, &upserted_list};
+  auto const roots = listed_vertices_where(res, n, lists, [was = old_mp.data(), now = mp.data(), &upserted](vertex_t v) {
     return was[v] != now[v] || upserted.test(v);
   });
   for (vertex_t const v : roots) {

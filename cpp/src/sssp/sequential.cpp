@@ -110,17 +110,21 @@ class indexed_heap {
 };
 
 /// Settles the heap (step 4 of the update, the whole of compute). A vertex is popped once, with
-/// its final key; pops of vertices not in `counted` add to stats::affected. Returns false when
-/// stats::affected passes `stop_above` (>= 0): the keys are then unfinished and the caller
-/// recomputes.
+/// its final key; pops of vertices not in `counted` add to stats::affected, and to `scope` (if
+/// given) with every vertex whose parent a tie moves. Returns false when stats::affected passes
+/// `stop_above` (>= 0): the keys are then unfinished and the caller recomputes.
 template <class W, class D>
 bool settle(adjacency<W> const& out, int objective, tree_view<D> const& t, indexed_heap<D>& heap,
-            stats& st, dyng::detail::vertex_marks const* counted, std::int64_t stop_above)
+            stats& st, dyng::detail::vertex_marks const* counted, std::int64_t stop_above,
+            std::vector<vertex_t>* scope = nullptr)
 {
   while (!heap.empty()) {
     vertex_t const x = heap.pop();
     ++st.iterations;
-    if (counted == nullptr || !counted->test(x)) ++st.affected;
+    if (counted == nullptr || !counted->test(x)) {
+      ++st.affected;
+      if (scope != nullptr) scope->push_back(x);  // its parent was set when its key improved
+    }
     if (stop_above >= 0 && st.affected > stop_above) return false;
     auto const kx = t.key_of(x);
     auto const to = out.targets(x);
@@ -136,6 +140,7 @@ bool settle(adjacency<W> const& out, int objective, tree_view<D> const& t, index
         heap.push_or_decrease(y);
       } else if (cand == ky && x < t.parent[static_cast<std::size_t>(y)]) {
         t.parent[static_cast<std::size_t>(y)] = x;
+        if (scope != nullptr) scope->push_back(y);
       }
     }
   }
@@ -244,7 +249,10 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
     scoped_stage stage(prof, "sssp.propagate");
     // Propagation that reaches more vertices than the recompute threshold stops: the update
     // would cost more than a recompute, which now follows (bounded loss, docs/adr/0003).
-    if (!settle(out, c, t, heap, st, &listed, recompute_above)) return update_outcome::gave_up;
+    // Parents change only at the listed vertices and where settle writes one.
+    auto& scope = access::set_parent_scope(r);
+    scope.assign(touched.begin(), touched.begin() + static_cast<std::ptrdiff_t>(num_touched));
+    if (!settle(out, c, t, heap, st, &listed, recompute_above, &scope)) return update_outcome::gave_up;
   }
   return update_outcome::updated;
 }

@@ -2,6 +2,9 @@
 // What the mosp suites compare (CPU and CUDA alike): the combined graph's arcs, every array of
 // two results, and the conformance suite's parameter variants.
 #include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +51,30 @@ inline mosp::params mosp_params_for(graph const& g, int variant, mosp::combined_
     for (int i = 0; i < g.k(); ++i) p.pref.push_back(1 + (i * 2) % 5);
   p.strategy = sssp::strategy::incremental;
   return p;
+}
+
+/// A batch of up to `tries` deletions and weight changes (alternating, distinct arcs, weights
+/// 0..19 in every column) of `g`'s arcs: many parents change, and no combined row gains an arc
+/// beyond what `g` allows it (the rows-with-room tests).
+inline batch deletions_and_weight_changes(graph const& g, std::mt19937_64& rng, int tries)
+{
+  auto const csr = g.to_csr();
+  auto const n = static_cast<std::uint64_t>(g.num_vertices());
+  batch b(g.k());
+  std::set<std::pair<vertex_t, vertex_t>> seen;
+  for (int i = 0; i < tries; ++i) {
+    auto const row = static_cast<std::size_t>(rng() % n);
+    if (csr.offsets[row] == csr.offsets[row + 1]) continue;
+    auto const degree = static_cast<std::uint64_t>(csr.offsets[row + 1] - csr.offsets[row]);
+    auto const u = static_cast<vertex_t>(row);
+    auto const v = csr.targets[static_cast<std::size_t>(csr.offsets[row] + static_cast<edge_t>(rng() % degree))];
+    if (!seen.insert({u, v}).second) continue;
+    if (i % 2 == 0)
+      b.erase(u, v);
+    else
+      b.set_weights(u, v, std::vector<double>(static_cast<std::size_t>(g.k()), static_cast<double>(rng() % 20)));
+  }
+  return b;
 }
 
 }  // namespace dyng::test

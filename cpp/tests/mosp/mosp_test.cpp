@@ -467,27 +467,29 @@ TEST(Mosp, CombinedGraphRowsHoldWhatTheGraphAllows)
     // Deletions and weight changes only: many parents change, no row outgrows its room.
     std::mt19937_64 rng(3);
     for (int round = 0; round < 4; ++round) {
-      auto const csr = g.to_csr();
-      batch b(3);
-      std::set<std::pair<vertex_t, vertex_t>> seen;
-      for (int i = 0; i < 400; ++i) {
-        auto const u = static_cast<vertex_t>(rng() % 3000);
-        auto const row = static_cast<std::size_t>(u);
-        if (csr.offsets[row] == csr.offsets[row + 1]) continue;
-        auto const degree = static_cast<std::uint64_t>(csr.offsets[row + 1] - csr.offsets[row]);
-        auto const at = csr.offsets[row] + static_cast<edge_t>(rng() % degree);
-        auto const v = csr.targets[static_cast<std::size_t>(at)];
-        if (!seen.insert({u, v}).second) continue;
-        if (i % 2 == 0)
-          b.erase(u, v);
-        else
-          b.set_weights(u, v, std::vector<double>(3, static_cast<double>(rng() % 20)));
-      }
-      dyng::update(res, g, b, r);
+      dyng::update(res, g, test::deletions_and_weight_changes(g, rng, 400), r);
       EXPECT_GT(r.last_stats().parent_changes, 0) << name;
       EXPECT_TRUE(row_begins() == std::pair(out_begin, in_begin)) << name << " round " << round << ": re-laid";
     }
     EXPECT_EQ(mosp::verify(g, r), "") << name;
+  }
+}
+
+// Small updates look only at the vertices whose parents the trees' updates listed (sssp's
+// parent scope) for the changed tuples and the costs' roots; larger ones scan every vertex.
+// Either way every update equals a recompute (small weights: ties move parents).
+TEST(Mosp, SmallUpdatesEqualARecompute)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    test::generator gen(23);
+    graph_spec const spec{.n = 4000, .avg_degree = 3, .directed = true, .k = 3, .max_weight = 4};
+    auto g = gen.make_graph(res, spec);
+    auto r = mosp::compute(res, g, {.source = 0, .combined = mosp::combined_update::incremental});
+    for (int step = 0; step < 30; ++step) {
+      dyng::update(res, g, gen.make_batch(g, spec, static_cast<std::size_t>(1 + step % 4)), r);
+      auto const fresh = mosp::compute(res, g, {.source = 0});
+      ASSERT_EQ(diff_mosp_results(r, fresh), "") << name << " step " << step;
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "dyng/core/error.hpp"
 #include "dyng/graph/generate.hpp"
 #include "dyng/sssp/sssp.hpp"
+#include "sssp/detail.hpp"
 
 namespace {
 
@@ -521,6 +523,36 @@ TEST(Sssp, CloneIsIndependent)
   sssp::update(res, g, batch().erase(1, 2), r);
   EXPECT_EQ(copy.distances<std::int64_t>()[2], 2);
   EXPECT_EQ(r.distances<std::int64_t>()[2], sssp::infinity<std::int64_t>());
+}
+
+// An update's parent scope (what mosp looks at instead of every vertex) holds every vertex whose
+// parent the update changed, ties included: small and zero weights move parents without moving
+// keys. A recompute lists nothing (any vertex may have moved).
+TEST(Sssp, UpdateListsEveryVertexWhoseParentItChanged)
+{
+  for (auto const& [name, res] : cpu_backends()) {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      test::generator gen(seed);
+      graph_spec const spec{.n = 400, .avg_degree = 3, .max_weight = 3, .zero_weight_share = 0.2};
+      auto g = gen.make_graph(res, spec);
+      auto r = sssp::compute(res, g, {.source = 0, .strategy = sssp::strategy::incremental});
+      EXPECT_EQ(sssp::access::parent_scope(r), nullptr) << name << " after a compute";
+      for (int step = 0; step < 5; ++step) {
+        std::vector<vertex_t> const before(r.parents().begin(), r.parents().end());
+        dyng::update(res, g, gen.make_batch(g, spec, 6), r);
+        auto const* scope = sssp::access::parent_scope(r);
+        ASSERT_NE(scope, nullptr) << name << " seed " << seed << " step " << step;
+        std::set<vertex_t> const listed(scope->begin(), scope->end());
+        for (vertex_t v = 0; v < g.num_vertices(); ++v) {
+          bool const moved = r.parents()[static_cast<std::size_t>(v)] != before[static_cast<std::size_t>(v)];
+          EXPECT_TRUE(!moved || listed.contains(v)) << name << " seed " << seed << " step " << step << " vertex " << v;
+        }
+      }
+      r.params().strategy = sssp::strategy::recompute;
+      dyng::update(res, g, gen.make_batch(g, spec, 6), r);
+      EXPECT_EQ(sssp::access::parent_scope(r), nullptr) << name << " after a recompute";
+    }
+  }
 }
 
 }  // namespace

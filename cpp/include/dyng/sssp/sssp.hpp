@@ -140,6 +140,11 @@ class DYNG_EXPORT result final : public result_base {
   sssp::stats stats_;
   double step_ = 0;  // an engine's tuning hint (the near-far step), kept across updates
   bool zero_free_ = false;  // the objective's column has no zero weight (set by the OpenMP compute)
+  // The vertices whose parent the last update may have changed (repeats allowed), where its
+  // engine listed them: a family built on the tree (mosp) looks there instead of at every
+  // vertex. Not known after a compute, a recompute or a device update.
+  std::vector<vertex_t> parent_scope_;
+  bool parent_scope_known_ = false;
 };
 
 /// Shortest paths from `p.source` over weight column `p.objective`.
