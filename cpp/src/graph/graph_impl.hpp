@@ -194,12 +194,20 @@ struct device_rows {
 /// steps on the graph's arrays, as device_commit of a batch is graph::commit's (no version).
 commit_stats device_commit(resources const& res, graph_impl& g, device_rows const& rows);
 DYNG_TEST_EXPORT commit_stats graph_commit_device_rows(resources const& res, graph& g, device_rows const& rows);
+/// Device arrays of n counts (either may be null): out-row or in-row v of a graph built on the
+/// device gets at least that many slots, as host_graph_with_slots's (below).
+struct least_row_slots {
+  edge_t const* out = nullptr;
+  edge_t const* in = nullptr;
+};
 /// Defined in CUDA builds only: the directed int32 graph graph::from_edges builds from m arcs
 /// (duplicates::error), built from arcs already in device memory without a host crossing
-/// (mosp's combined graph): row order and slack as the host lays them out. The caller vouches for
-/// the arcs: ids in [0, n), no arc twice, weights (row-major, k per arc) non-negative.
+/// (mosp's combined graph): row order and slack as the host lays them out, rows at least
+/// `least`'s slots. The caller vouches for the arcs: ids in [0, n), no arc twice, weights
+/// (row-major, k per arc) non-negative.
 DYNG_TEST_EXPORT graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m,
-                                              vertex_t const* src, vertex_t const* dst, std::int32_t const* weights);
+                                              vertex_t const* src, vertex_t const* dst, std::int32_t const* weights,
+                                              least_row_slots least = {});
 /// Defined in CUDA builds only: graph::from_edges with CUDA resources after its checks, built on
 /// the device (the host build's arrays, duplicate policy and refusal wording).
 std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src,

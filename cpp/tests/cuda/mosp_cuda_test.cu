@@ -7,8 +7,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,6 +23,9 @@
 #include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 #include "dyng/mosp/mosp.hpp"
+#include "graph/cuda/device_graph.cuh"
+#include "graph/graph_impl.hpp"
+#include "graph/layout.hpp"
 
 namespace {
 
@@ -207,6 +212,44 @@ TEST_F(MospCuda, UpdateEqualsRecomputeOnALargerGraph)
     dyng::update(gpu, g, gen.make_batch(g, spec, 500), r);
     auto const fresh = mosp::compute(gpu, g, {.source = 0, .pref = {1, 2, 3}});
     ASSERT_EQ(diff_mosp_results(r, fresh), "") << "step " << step;
+  }
+  EXPECT_EQ(mosp::verify(g, r), "");
+}
+
+// The combined graph is built on the device with the host build's rows (ADR 0005, "Rows with
+// room"): out-row p at least min(p's out-degree, max_burst_slack), in-row v at least min(v's
+// in-degree, K), so the derived rows of updates without insertions commit in place.
+TEST_F(MospCuda, CombinedGraphRowsHoldWhatTheGraphAllows)
+{
+  auto const gpu = resources::cuda(0);
+  test::generator gen(17);
+  graph_spec const spec{.n = 3000, .avg_degree = 5, .directed = true, .k = 3};
+  auto g = gen.make_graph(gpu, spec);
+  auto r = mosp::compute(gpu, g, {.source = 0, .combined = mosp::combined_update::incremental});
+  auto const row_begins = [&] {
+    auto const& store = std::get<detail::device_graph_store<std::int32_t>>(r.combined_graph().impl().device->s);
+    std::vector<edge_t> out(3001), in(3001);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(out.data(), store.out.begin.data(), out.size() * sizeof(edge_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(in.data(), store.in.begin.data(), in.size() * sizeof(edge_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    return std::pair{out, in};
+  };
+  auto const input = g.to_csr();
+  std::vector<edge_t> in_degree(3000);
+  for (auto const t : input.targets) ++in_degree[static_cast<std::size_t>(t)];
+  auto const [out_begin, in_begin] = row_begins();
+  for (std::size_t v = 0; v < 3000; ++v) {
+    EXPECT_GE(out_begin[v + 1] - out_begin[v], std::min(input.offsets[v + 1] - input.offsets[v], detail::max_burst_slack))
+        << "out-row " << v;
+    EXPECT_GE(in_begin[v + 1] - in_begin[v], std::min<edge_t>(in_degree[v], 3)) << "in-row " << v;
+  }
+  // Deletions and weight changes only: many parents change, no row outgrows its room.
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 4; ++round) {
+    dyng::update(gpu, g, test::deletions_and_weight_changes(g, rng, 400), r);
+    EXPECT_GT(r.last_stats().parent_changes, 0);
+    EXPECT_FALSE(r.last_stats().rebuilt);
+    EXPECT_TRUE(row_begins() == std::pair(out_begin, in_begin)) << "round " << round << ": re-laid";
   }
   EXPECT_EQ(mosp::verify(g, r), "");
 }

@@ -87,14 +87,17 @@ __global__ void build_rows(std::uint64_t const* keys, std::uint32_t const* head,
   }
 }
 
-/// Degrees, and capacities with the host build's slack (slack_for; capacity[n] = 0 for the scan).
-__global__ void build_capacities(std::uint32_t const* per_row, vertex_t n, edge_t* degree, edge_t* capacity)
+/// Degrees, and capacities with the host build's slack (slack_for, or least_slots[v] where that
+/// is more, as the host's layout_rows; capacity[n] = 0 for the scan).
+__global__ void build_capacities(std::uint32_t const* per_row, edge_t const* least_slots, vertex_t n, edge_t* degree,
+                                 edge_t* capacity)
 {
   DYNG_GRID_STRIDE(v, static_cast<std::int64_t>(n) + 1)
   {
     edge_t const d = v < n ? static_cast<edge_t>(per_row[v]) : 0;
     if (v < n) degree[v] = d;
-    capacity[v] = v < n ? d + slack_for(d) : 0;
+    edge_t const slots = d + slack_for(d);
+    capacity[v] = v == n ? 0 : least_slots != nullptr && least_slots[v] > slots ? least_slots[v] : slots;
   }
 }
 
@@ -203,7 +206,7 @@ void rank_kept(resources const& res, sorted_arcs& a)
 /// One direction laid out from its sorted arcs.
 template <class W>
 device_adjacency<W> lay_out(resources const& res, vertex_t n, int k, sorted_arcs const& a, weight_source<W> const& ws,
-                            W* merged_out)
+                            W* merged_out, edge_t const* least_slots)
 {
   auto const s = stream_of(res);
   auto const nn = static_cast<std::size_t>(n);
@@ -214,7 +217,7 @@ device_adjacency<W> lay_out(resources const& res, vertex_t n, int k, sorted_arcs
                  n, per_row.data(), first_rank.data());
   device_buffer<edge_t> degree(res, nn), capacity(res, nn + 1);
   launch_strided(res, static_cast<std::int64_t>(n) + 1, build_capacities, static_cast<std::uint32_t const*>(per_row.data()),
-                 n, degree.data(), capacity.data());
+                 least_slots, n, degree.data(), capacity.data());
   auto adj = free_rows<W>(res, "graph.build.scan", capacity, n, k);
   adj.degree = std::move(degree);
   launch_strided(res, a.count, build_place<W>, static_cast<std::uint64_t const*>(a.keys.data()),
@@ -225,11 +228,12 @@ device_adjacency<W> lay_out(resources const& res, vertex_t n, int k, sorted_arcs
 }
 
 /// The device arrays of the graph `in` makes under `policy` (`fn` names the caller in a refusal),
-/// and its arc count. Reads `in` on the resources' stream and waits for the build.
+/// and its arc count, rows at least `least`'s slots where it has them. Reads `in` on the
+/// resources' stream and waits for the build.
 /// @throws invalid_argument for a repeated arc under duplicate_edges::error, as the host build words it.
 template <class W>
 std::pair<device_graph_store<W>, edge_t> build_store(resources const& res, vertex_t n, build_input<W> in,
-                                                     duplicate_edges policy, char const* fn)
+                                                     duplicate_edges policy, char const* fn, least_row_slots least = {})
 {
   auto const s = stream_of(res);
   std::int64_t const slots = in.slots();
@@ -271,7 +275,7 @@ std::pair<device_graph_store<W>, edge_t> build_store(resources const& res, verte
   device_buffer<W> merged(res, in.directed ? static_cast<std::size_t>(out.kept) * static_cast<std::size_t>(in.k) : 0);
   weight_source<W> const by_slot{in, out.origin.data(), out.keys.data(), slots, policy == duplicate_edges::min_weight,
                                  nullptr, nullptr};
-  d.out = lay_out(res, n, in.k, out, by_slot, in.directed ? merged.data() : static_cast<W*>(nullptr));
+  d.out = lay_out(res, n, in.k, out, by_slot, in.directed ? merged.data() : static_cast<W*>(nullptr), least.out);
   if (in.directed) {  // the in-rows: the kept arcs sorted by (column, row), stably
     sorted_arcs back;
     {
@@ -287,7 +291,7 @@ std::pair<device_graph_store<W>, edge_t> build_store(resources const& res, verte
                    back.head.data(), static_cast<unsigned long long*>(nullptr));
     rank_kept(res, back);
     weight_source<W> const by_rank{in, nullptr, nullptr, 0, false, merged.data(), back.origin.data()};
-    d.in = lay_out(res, n, in.k, back, by_rank, static_cast<W*>(nullptr));
+    d.in = lay_out(res, n, in.k, back, by_rank, static_cast<W*>(nullptr), least.in);
   }
   synchronize(res);  // the input is read; the build's buffers go back to the pool on the stream
   return {std::move(d), static_cast<edge_t>(out.kept)};
@@ -316,14 +320,14 @@ std::unique_ptr<graph_impl> device_impl(resources const& res, vertex_t n, int k,
 }  // namespace
 
 graph device_graph_from_arcs(resources const& res, vertex_t n, int k, std::int64_t m, vertex_t const* src,
-                             vertex_t const* dst, std::int32_t const* weights)
+                             vertex_t const* dst, std::int32_t const* weights, least_row_slots least)
 {
   DYNG_EXPECTS(res.backend() == backend::cuda, "device_graph_from_arcs: the arcs are in device memory; pass CUDA resources");
   device_guard guard(res);
   // No arc twice (the caller's word): keep is error's layout without the check.
   build_input<std::int32_t> const in{src, dst, weights, m, k, true};
   return make_graph(device_impl(res, n, k, true, duplicate_edges::error,
-                                build_store(res, n, in, duplicate_edges::keep, "device_graph_from_arcs")));
+                                build_store(res, n, in, duplicate_edges::keep, "device_graph_from_arcs", least)));
 }
 
 namespace {
