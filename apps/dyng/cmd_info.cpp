@@ -34,7 +34,7 @@ int run_info(graph_options const& o, bool json)
   r.add("ids", gf.id_offset == 0 ? "as in the file (0-based)" : "file id - " + std::to_string(gf.id_offset));
   r.add_number("max out-degree", static_cast<double>(max_degree));
   r.add_number("no out-arcs", isolated, "vertices");
-  r.add_number("read in", load_ms, "ms");
+  r.add_number("load", load_ms, "ms");  // load_ms, as every subcommand spells it
   r.print();
   return 0;
 }

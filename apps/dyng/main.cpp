@@ -102,8 +102,9 @@ int main(int argc, char** argv)
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing)")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
-                 "by length, then ids) on stdout or in the JSON")
-      ->check(at_least(1));
+                 "by length, then ids) on stdout or in the JSON; default: none")
+      ->check(at_least(1))
+      ->default_str("");
   cupd->excludes(cdel)->excludes(cins)->excludes(cseed)->excludes(cloc);
 
   // CLI11 calls a mistyped subcommand "A subcommand is required": name it and the right ones.

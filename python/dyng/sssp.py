@@ -73,7 +73,8 @@ class Result(ResultBase):
 
     @property
     def recompute_fraction(self) -> float:
-        """Under "automatic", the share of invalidated vertices past which an update recomputes."""
+        """Under "automatic", the share of the vertices invalidated, or re-evaluated by the
+        propagation, past which an update stops and recomputes."""
         return float(self._r.params.recompute_fraction)
 
     def _describe(self) -> str:

@@ -60,7 +60,8 @@ struct params {
   int objective = 0;               ///< the weight column
   std::string engine = {};         ///< pin an engine by id (see `engines()`); empty: ranked
   sssp::strategy strategy = sssp::strategy::automatic;
-  /// With `automatic`: recompute when more than this fraction of the vertices is invalidated.
+  /// With `automatic`: recompute when more than this fraction of the vertices is invalidated, or
+  /// re-evaluated by the propagation (the update stops there).
   double recompute_fraction = 0.25;
 };
 
