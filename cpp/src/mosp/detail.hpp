@@ -7,6 +7,7 @@
 
 #include "dyng/mosp/mosp.hpp"
 #include "graph/graph_impl.hpp"
+#include "graph/layout.hpp"
 
 namespace dyng::mosp {
 
@@ -53,6 +54,20 @@ void arc_weights(adjacency<W> const& in, vertex_t v, vertex_t p, std::span<int c
     found = true;
   }
   DYNG_ASSERT(found, "mosp: parent arc " + std::to_string(p) + " -> " + std::to_string(v) + " is missing");
+}
+
+/// The least slots of the combined graph's rows, on the host and the device (ADR 0005, "Rows with
+/// room"): p's children are among its out-neighbours in g, v's parents are at most K of its
+/// in-neighbours, so derived batches without new arcs in g commit in place. Capped as a re-lay's
+/// slack is (max_burst_slack), so a dense graph's hubs do not size the combined graph like g.
+/// (Conditionals, not std::min: device code binds no reference to max_burst_slack.)
+constexpr edge_t combined_out_slots(edge_t out_degree) noexcept
+{
+  return out_degree < dyng::detail::max_burst_slack ? out_degree : dyng::detail::max_burst_slack;
+}
+constexpr edge_t combined_in_slots(edge_t in_degree, int k) noexcept
+{
+  return in_degree < k ? in_degree : static_cast<edge_t>(k);
 }
 
 /// Distinct non-negative entries of `tuple` (K parents of one vertex), in first-seen order.

@@ -186,17 +186,14 @@ graph build_combined(resources const& res, graph const& g, result& r)
       }
     }
   });
-  // Rows sized for what the derived batches can bring (ADR 0005, "Rows with room"): p's children
-  // are among its out-neighbours in g, v's parents at most K of its in-neighbours. With the
-  // slack rule alone, the first incremental update after a build re-laid both directions. A
-  // row's room is capped as a re-lay's slack is (max_burst_slack), so a dense graph's hubs do
-  // not size the combined graph like the graph itself.
+  // Rows sized for what the derived batches can bring (with the slack rule alone, the first
+  // incremental update after a build re-laid both directions).
   auto const& out = g.impl().out_adj<W>();
   std::vector<edge_t> out_slots(n), in_slots(n);
   dyng::detail::for_each_block(n, threads, [&](std::size_t begin, std::size_t end) {
     for (auto v = begin; v < end; ++v) {
-      out_slots[v] = std::min(out.degree[v], dyng::detail::max_burst_slack);
-      in_slots[v] = std::min(in.degree[v], static_cast<edge_t>(k));
+      out_slots[v] = detail::combined_out_slots(out.degree[v]);
+      in_slots[v] = detail::combined_in_slots(in.degree[v], static_cast<int>(k));
     }
   });
   graph_options const opts{.directed = true, .k = static_cast<int>(k) + 1, .weight_type = g.weight_type(),
@@ -318,17 +315,21 @@ std::vector<vertex_t> vertices_where(resources const& res, std::size_t n, Test c
   return listed;
 }
 
+/// listed_vertices_where scans every vertex once its lists hold more than n / this many entries:
+/// the scan reads the arrays in order on every thread, a list entry costs a random access and a
+/// mark, so past an eighth of the vertices the lists stop saving much (a judgement, not measured).
+constexpr std::size_t listed_share = 8;
+
 /// As vertices_where, looking only at the vertices in `lists` (repeats allowed; a null list:
-/// any vertex) when they hold at most an eighth as many entries as there are vertices: an
-/// update's cost then follows its changes, not n. Past that, the scan of every vertex on the
-/// threads is the cheaper way.
+/// any vertex) while they hold at most n / listed_share entries: an update's cost then follows
+/// its changes, not n.
 template <class Test>
 std::vector<vertex_t> listed_vertices_where(resources const& res, std::size_t n,
                                             std::span<std::vector<vertex_t> const* const> lists, Test const& test)
 {
   std::size_t entries = 0;
   for (auto const* list : lists) entries += list == nullptr ? n : list->size();
-  if (8 * entries > n) return vertices_where(res, n, test);
+  if (listed_share * entries > n) return vertices_where(res, n, test);
   vertex_marks seen(res.workspace(), "mosp.listed_seen", static_cast<vertex_t>(n));
   std::vector<vertex_t> found;
   for (auto const* list : lists)
@@ -338,8 +339,9 @@ std::vector<vertex_t> listed_vertices_where(resources const& res, std::size_t n,
   return found;
 }
 
-/// The vertices whose parent tuple the K trees changed since the combined graph was made, in
-/// order (host): among those whose parent the trees' updates listed (sssp's parent scope).
+/// The vertices whose parent tuple the K trees' last update changed, in order (host): among those
+/// whose parent the updates listed (sssp's parent scope), which holds because the tuples equal
+/// the trees' parents after every update (result::tuple_).
 std::vector<vertex_t> changed_tuples(resources const& res, result& r)
 {
   auto const& trees = access::trees(r);
@@ -457,7 +459,8 @@ void update_combined(resources const& res, graph const& g, result& r, std::vecto
   auto region_list = ws.get<vertex_t>("mosp.costs.list", n);
   vertex_marks region(ws, "mosp.costs.region", g.num_vertices());
   std::size_t size = 0;
-  // Among the vertices whose MOSP parent the tree's update listed, and the upserted ones.
+  // Among the vertices whose MOSP parent the tree's update listed (mosp_parent_ equals the MOSP
+  // tree's parents after every update), and the upserted ones.
   std::array<std::vector<vertex_t> const*, 3> const lists = {sssp::access::parent_scope(ct), &changed, &upserted_list};
   auto const roots = listed_vertices_where(res, n, lists, [was = old_mp.data(), now = mp.data(), &upserted](vertex_t v) {
     return was[v] != now[v] || upserted.test(v);

@@ -39,16 +39,14 @@ struct access {
   static auto& host_stale(result& r) noexcept { return r.host_stale_; }
   /// The vertices whose parent the last update may have changed, as its engine listed them
   /// (repeats allowed); nullptr when it did not list them (a compute, a recompute, a device
-  /// update): then any vertex may have. A host engine's update fills it with set_parent_scope.
+  /// update): then any vertex may have. A host engine's update fills parent_scope_list and,
+  /// once its parents are final, says so with parent_scope_complete.
   static std::vector<vertex_t> const* parent_scope(result const& r) noexcept
   {
     return r.parent_scope_known_ ? &r.parent_scope_ : nullptr;
   }
-  static std::vector<vertex_t>& set_parent_scope(result& r) noexcept
-  {
-    r.parent_scope_known_ = true;
-    return r.parent_scope_;
-  }
+  static std::vector<vertex_t>& parent_scope_list(result& r) noexcept { return r.parent_scope_; }
+  static void parent_scope_complete(result& r) noexcept { r.parent_scope_known_ = true; }
   static result make() { return result{}; }
 };
 

@@ -615,7 +615,8 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
         if (claim(head_marks, y)) touched.push(y);
     });
     e.derive_parents(seeds);
-    access::set_parent_scope(r).assign(seeds.items.begin(), seeds.items.begin() + static_cast<std::ptrdiff_t>(seeds.size));
+    access::parent_scope_list(r).assign(seeds.items.begin(), seeds.items.begin() + static_cast<std::ptrdiff_t>(seeds.size));
+    access::parent_scope_complete(r);
   }
   st.affected = seeds.count();
   return update_outcome::updated;

@@ -250,10 +250,11 @@ update_outcome update_typed(resources const& res, graph_impl const& g, result& r
     // Propagation that reaches more vertices than the recompute threshold stops: the update
     // would cost more than a recompute, which now follows (bounded loss, docs/adr/0003).
     // Parents change only at the listed vertices and where settle writes one.
-    auto& scope = access::set_parent_scope(r);
+    auto& scope = access::parent_scope_list(r);
     scope.assign(touched.begin(), touched.begin() + static_cast<std::ptrdiff_t>(num_touched));
     if (!settle(out, c, t, heap, st, &listed, recompute_above, &scope)) return update_outcome::gave_up;
   }
+  access::parent_scope_complete(r);
   return update_outcome::updated;
 }
 

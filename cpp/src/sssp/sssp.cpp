@@ -167,7 +167,7 @@ void result::apply_changes(resources const& res, graph const& g)
 {
   check_placement(res, g, "sssp::update");
   stats_ = {};
-  parent_scope_known_ = false;  // until an engine lists the update's vertices (set_parent_scope)
+  parent_scope_known_ = false;  // until an engine's update completes its list (access::parent_scope_complete)
   // Whichever engine updates: a result that may be zero-free stops being so with a weight of 0.
   if (zero_free_ && brought_zero_weight(g.impl(), params_.objective)) zero_free_ = false;
   auto const& e = detail::choose(res, g.impl(), params_);
@@ -183,7 +183,6 @@ void result::apply_changes(resources const& res, graph const& g)
     host_stale_ = device_ != nullptr;
     stats_.engine = e.id;
     if (outcome != detail::update_outcome::updated) {
-      parent_scope_known_ = false;
       stats_.recomputed = true;
       zero_free_ = false;  // as after any compute (run_compute): the OpenMP compute sets it again
       if (res.logger().enabled(log_level::info))

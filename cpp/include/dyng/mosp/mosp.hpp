@@ -157,8 +157,10 @@ class DYNG_EXPORT result final : public result_base {
   mutable cost_array costs_;
   std::shared_ptr<detail::device_state> device_;  // CUDA: tuples, costs (null on CPU backends)
   mutable bool host_stale_ = false;               // the device costs are newer than costs_
-  std::vector<vertex_t> tuple_;        // parent tuples the combined graph was built from, n x K
-  std::vector<vertex_t> mosp_parent_;  // MOSP parents the costs were computed along
+  // A host result's, after every compute and update, for every vertex (its updates look only
+  // where the trees' updates listed changes, so a vertex left stale here would stay stale):
+  std::vector<vertex_t> tuple_;        // the K trees' parents, n x K: the combined graph's tuples
+  std::vector<vertex_t> mosp_parent_;  // the MOSP tree's parents: the costs' paths
   mosp::stats stats_;
 };
 

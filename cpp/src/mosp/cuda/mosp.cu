@@ -37,7 +37,6 @@
 #include "core/cuda/launch.cuh"
 #include "dyng/core/profiler.hpp"
 #include "graph/cuda/device_graph.cuh"
-#include "graph/layout.hpp"
 #include "mosp/detail.hpp"
 #include "sssp/detail.hpp"
 
@@ -177,17 +176,15 @@ __global__ void store_tuples(vertex_t const* par, vertex_t n, int k, vertex_t* t
   }
 }
 
-/// The least slots of the combined graph's rows, the host build's rule (build_combined; ADR 0005,
-/// "Rows with room"): out-row p at least min(p's out-degree in g, max_burst_slack), in-row v at
-/// least min(v's in-degree in g, K), so the derived batches of incremental updates land in place.
+/// The least slots of the combined graph's rows, as the host build gives them (combined_out_slots,
+/// combined_in_slots).
 __global__ void combined_row_room(edge_t const* out_degree, edge_t const* in_degree, vertex_t n, int k,
                                   edge_t* out_slots, edge_t* in_slots)
 {
-  constexpr edge_t cap = dd::max_burst_slack;  // a copy: device code binds no reference to it
   DYNG_GRID_STRIDE(v, n)
   {
-    out_slots[v] = out_degree[v] < cap ? out_degree[v] : cap;
-    in_slots[v] = in_degree[v] < k ? in_degree[v] : static_cast<edge_t>(k);
+    out_slots[v] = combined_out_slots(out_degree[v]);
+    in_slots[v] = combined_in_slots(in_degree[v], k);
   }
 }
 
@@ -539,12 +536,11 @@ void cuda_rebuild(resources const& res, graph const& g, result& r)
     // Built where the arcs are: through the host (a copy back, graph::from_edges, an upload) the
     // combined graph of NE took ~0.5 s, most of a compute.
     auto const& out = store_of(g).out;
-    auto* out_slots = dd::device_scratch<edge_t>(res, "mosp.cuda.out_slots", nn);
-    auto* in_slots = dd::device_scratch<edge_t>(res, "mosp.cuda.in_slots", nn);
+    dd::device_buffer<edge_t> out_slots(res, nn), in_slots(res, nn);  // the pool's, for the build only
     dd::launch_strided(res, n, combined_row_room, static_cast<edge_t const*>(out.degree.data()),
-                       static_cast<edge_t const*>(in.degree.data()), n, k, out_slots, in_slots);
+                       static_cast<edge_t const*>(in.degree.data()), n, k, out_slots.data(), in_slots.data());
     access::combined(r) = dd::device_graph_from_arcs(res, n, k + 1, static_cast<std::int64_t>(m), src, dst, w,
-                                                     {.out = out_slots, .in = in_slots});
+                                                     {.out = out_slots.data(), .in = in_slots.data()});
     access::combined_tree(r) = sssp::compute(
         res, access::combined(r), {.source = r.source(), .objective = 0, .engine = p.engine, .strategy = p.strategy});
   }
