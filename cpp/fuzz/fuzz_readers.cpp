@@ -75,7 +75,8 @@ void run(std::uint8_t which, std::uint8_t opt, std::string_view data)
                                        parse_options(o));
       return;
     }
-    case 7: (void)io::read_batch_from_memory(data, 1 + (opt % 3), dyng::batch_semantics::set, opt & 1U, "b.batch"); return;
+    case 7: (void)io::read_batch_from_memory(data, 1 + (opt % 3), dyng::batch_semantics::set, opt & 1U,
+                                             dyng::missing_edge::error, nullptr, "b.batch"); return;
     case 8: {
       dyng::batch b(1 + (opt % 3), dyng::batch_semantics::mosp);
       io::detail::parse_mosp_insertions(io::detail::text_of(data, "insert.txt", storage), "insert.txt", b, nullptr);

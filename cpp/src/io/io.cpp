@@ -328,7 +328,7 @@ graph_file read_graph_from_memory(resources const& res, std::string_view bytes, 
 batch read_batch(std::filesystem::path const& path, int k, batch_semantics semantics, std::int64_t id_offset,
                  missing_edge policy, batch_lines* lines)
 {
-  return read_batch_from_memory(detail::read_file(path), k, semantics, id_offset, path.string(), policy, lines);
+  return read_batch_from_memory(detail::read_file(path), k, semantics, id_offset, policy, lines, path.string());
 }
 
 namespace {
@@ -348,7 +348,7 @@ batch parse_batch_bytes(std::string_view bytes, int k, batch_semantics semantics
 }  // namespace
 
 batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics semantics, std::int64_t id_offset,
-                             std::string_view name, missing_edge policy, batch_lines* lines)
+                             missing_edge policy, batch_lines* lines, std::string_view name)
 {
   return parse_batch_bytes(bytes, k, semantics, {.offset = id_offset, .compacted = false, .table = {}}, name, policy, lines);
 }
@@ -356,12 +356,12 @@ batch read_batch_from_memory(std::string_view bytes, int k, batch_semantics sema
 batch read_compacted_batch(std::filesystem::path const& path, int k, std::span<std::int64_t const> ids,
                            batch_semantics semantics, missing_edge policy, batch_lines* lines)
 {
-  return read_compacted_batch_from_memory(detail::read_file(path), k, ids, semantics, path.string(), policy, lines);
+  return read_compacted_batch_from_memory(detail::read_file(path), k, ids, semantics, policy, lines, path.string());
 }
 
 batch read_compacted_batch_from_memory(std::string_view bytes, int k, std::span<std::int64_t const> ids,
-                                       batch_semantics semantics, std::string_view name, missing_edge policy,
-                                       batch_lines* lines)
+                                       batch_semantics semantics, missing_edge policy, batch_lines* lines,
+                                       std::string_view name)
 {
   DYNG_EXPECTS(std::is_sorted(ids.begin(), ids.end()),
                "read_compacted_batch: the id table is not ascending; pass temporal_edge_list::ids as read");

@@ -230,10 +230,10 @@ TEST(IoRead, ByteOrderMarkIsSkippedInEveryTextFormat)
   // Batches: the CLI format (its first line is a comment) and the MOSP insert/delete files.
   spit(tmp.path() / "tiny.batch", bom + slurp(data_dir / "tiny.batch"));
   EXPECT_EQ(io::read_batch(tmp.path() / "tiny.batch", 1).deletions(), 1U);
-  EXPECT_EQ(io::read_batch_from_memory(bom + "- 0 1\n", 1, batch_semantics::set, 0, "m.batch").deletions(), 1U);
+  EXPECT_EQ(io::read_batch_from_memory(bom + "- 0 1\n", 1, batch_semantics::set, 0, missing_edge::error, nullptr, "m.batch").deletions(), 1U);
   // The missing-edge policy reaches the batch (the CLI's --ignore-missing).
-  EXPECT_EQ(io::read_batch_from_memory("- 0 1\n", 1, batch_semantics::set, 0, "m.batch").policy(), missing_edge::error);
-  EXPECT_EQ(io::read_batch_from_memory("- 0 1\n", 1, batch_semantics::set, 0, "m.batch", missing_edge::ignore).policy(),
+  EXPECT_EQ(io::read_batch_from_memory("- 0 1\n", 1, batch_semantics::set, 0, missing_edge::error, nullptr, "m.batch").policy(), missing_edge::error);
+  EXPECT_EQ(io::read_batch_from_memory("- 0 1\n", 1, batch_semantics::set, 0, missing_edge::ignore, nullptr, "m.batch").policy(),
             missing_edge::ignore);
   spit(tmp.path() / "insert.txt", bom + "0 1 5\n");
   spit(tmp.path() / "delete.txt", bom + "1 2\n");
@@ -544,9 +544,9 @@ TEST(IoRead, RomeShippedInData)
 
 TEST(IoRead, BatchIdsNearTheLimitWithANegativeOffsetAreRefusedWithoutOverflow)
 {
-  EXPECT_THROW((void)io::read_batch_from_memory("+ 9223372036854775807 1 1\n", 1, batch_semantics::set, -1, "m.batch"),
+  EXPECT_THROW((void)io::read_batch_from_memory("+ 9223372036854775807 1 1\n", 1, batch_semantics::set, -1, missing_edge::error, nullptr, "m.batch"),
                io_error);
-  EXPECT_EQ(io::read_batch_from_memory("+ 4 5 1\n", 1, batch_semantics::set, -1, "m.batch").insertions(), 1U);
+  EXPECT_EQ(io::read_batch_from_memory("+ 4 5 1\n", 1, batch_semantics::set, -1, missing_edge::error, nullptr, "m.batch").insertions(), 1U);
 }
 
 TEST(IoRead, RepeatedArcWithDuplicatesErrorIsAnIoErrorNamingTheFile)
@@ -749,7 +749,7 @@ TEST(IoErrors, MospTriplet)
 TEST(IoErrors, BatchFiles)
 {
   auto batch_error = [](std::string const& text, int k, std::int64_t offset = 0) {
-    return io_error_of([&] { (void)io::read_batch_from_memory(text, k, batch_semantics::set, offset, "b.batch"); });
+    return io_error_of([&] { (void)io::read_batch_from_memory(text, k, batch_semantics::set, offset, missing_edge::error, nullptr, "b.batch"); });
   };
   EXPECT_EQ(batch_error("+ 1 2 x\n", 1), "b.batch:1: expected '+ <u> <v> <w>', got '+ 1 2 x'");
   EXPECT_EQ(batch_error("# c\n* 1 2\n", 1),
@@ -815,7 +815,7 @@ TEST(IoBatch, RowsKeepTheirLines)
 {
   io::batch_lines lines{{99}, {}, {}};  // filled afresh
   auto const b = io::read_batch_from_memory("# head\n+ 1 2 3\n\n- 2 3\n= 1 2 4  # late\n+ 3 1\n- 1 2\n", 1,
-                                            batch_semantics::set, 0, "<memory>", missing_edge::error, &lines);
+                                            batch_semantics::set, 0, missing_edge::error, &lines);
   EXPECT_EQ(lines.deletions, (std::vector<std::int64_t>{4, 7}));
   EXPECT_EQ(lines.insertions, (std::vector<std::int64_t>{2, 6}));
   EXPECT_EQ(lines.weight_changes, (std::vector<std::int64_t>{5}));
@@ -828,7 +828,7 @@ TEST(IoBatch, CompactedIdsAreLookedUpInTheTable)
   std::vector<std::int64_t> const ids = {-5, 7, 3'000'000'000, 9'000'000'000'000'000'000};
   io::batch_lines lines;
   auto const b = io::read_compacted_batch_from_memory("+ 3000000000 -5\n- 7 9000000000000000000\n", 1, ids,
-                                                      batch_semantics::set, "b.txt", missing_edge::error, &lines);
+                                                      batch_semantics::set, missing_edge::error, &lines, "b.txt");
   ASSERT_EQ(b.insertions(), 1U);
   EXPECT_EQ(b.insert_src()[0], 2);
   EXPECT_EQ(b.insert_dst()[0], 0);
@@ -843,7 +843,7 @@ TEST(IoBatch, CompactedIdsAreLookedUpInTheTable)
   EXPECT_THROW((void)io::read_compacted_batch_from_memory("- +-5 7\n", 1, ids), io_error);
   // An id the graph file does not have is refused with its line (a batch cannot add vertices).
   try {
-    (void)io::read_compacted_batch_from_memory("+ 7 -5\n+ 7 8\n", 1, ids, batch_semantics::set, "b.txt");
+    (void)io::read_compacted_batch_from_memory("+ 7 -5\n+ 7 8\n", 1, ids, batch_semantics::set, missing_edge::error, nullptr, "b.txt");
     FAIL() << "an id outside the table was taken";
   } catch (io_error const& e) {
     EXPECT_NE(std::string(e.what()).find("b.txt:2: vertex id 8 is not in the graph file"), std::string::npos) << e.what();

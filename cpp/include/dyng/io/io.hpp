@@ -128,13 +128,14 @@ struct batch_lines {
                                            batch_semantics semantics = batch_semantics::set,
                                            std::int64_t id_offset = 0, missing_edge policy = missing_edge::error,
                                            batch_lines* lines = nullptr);
-/// As `read_batch`, from bytes in memory (text or gzip); `name` is used in messages.
+/// As `read_batch`, from bytes in memory (text or gzip); `name` is used in messages (last, as
+/// in every reader from memory).
 [[nodiscard]] DYNG_EXPORT batch read_batch_from_memory(std::string_view bytes, int k,
                                                        batch_semantics semantics = batch_semantics::set,
                                                        std::int64_t id_offset = 0,
-                                                       std::string_view name = "<memory>",
                                                        missing_edge policy = missing_edge::error,
-                                                       batch_lines* lines = nullptr);
+                                                       batch_lines* lines = nullptr,
+                                                       std::string_view name = "<memory>");
 
 /// As `read_batch`, for a graph whose vertex v is the file id `ids[v]` (ascending, as
 /// `temporal_edge_list::ids`: signed 64-bit ids, compacted): each row's ids are looked up there.
@@ -149,9 +150,9 @@ struct batch_lines {
 [[nodiscard]] DYNG_EXPORT batch read_compacted_batch_from_memory(std::string_view bytes, int k,
                                                                  std::span<std::int64_t const> ids,
                                                                  batch_semantics semantics = batch_semantics::set,
-                                                                 std::string_view name = "<memory>",
                                                                  missing_edge policy = missing_edge::error,
-                                                                 batch_lines* lines = nullptr);
+                                                                 batch_lines* lines = nullptr,
+                                                                 std::string_view name = "<memory>");
 
 /// `b` with every weight multiplied by `scale` and rounded as `read_options::weight_scale` does
 /// (the batch for a graph read with that scale); rows and their order unchanged.
