@@ -235,7 +235,8 @@ int run_cycles(cycles_options const& o)
       rep.add_number("update paths", static_cast<double>(st.paths));
       if (o.verify) {
         rep.add_timing("recompute", summarize(recount_ms));
-        rep.add_raw("update_equals_recompute", same ? "true" : "false");
+        // As sssp's and mosp's `verify` ("ok (...)"); a difference also fails the command.
+        rep.add("verify", same ? "ok (equal to a recount)" : "DIFFERS from a recount");
       }
     }
     if (listed) {
