@@ -67,6 +67,9 @@ class DYNG_EXCEPTION_EXPORT batch_row_error : public invalid_argument {
   kind problem_;
 };
 
+/// Names: the verbs add rows (`insert`, `erase`, `set_weights`), the nouns count them
+/// (`insertions`, `deletions`, `weight_changes`, as `batch_list` names the lists), and the read
+/// accessors take the verbs' stems (`insert_src`, `erase_src`, `change_src`).
 class DYNG_EXPORT batch {
  public:
   /// A batch for graphs with `k` weight columns (one of deletions only, which carries no
