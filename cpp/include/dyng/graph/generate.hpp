@@ -1,6 +1,8 @@
 #pragma once
 /// Random update batches for the CLI, benchmarks and tests. Deterministic: the same graph,
 /// options and seed give the same batch on every platform (splitmix64, explicit mappings).
+/// (`cycle_count::generate_batch` is another generator: the DynTruCy code's, reproduced draw for
+/// draw so that its batches can be regenerated; this one is dyng's own, for every family.)
 #include <cstddef>
 #include <cstdint>
 
