@@ -31,10 +31,8 @@
 #include "dyng/core/profiler.hpp"
 #include "core/dispatch.hpp"
 #include "core/parallel.hpp"
-#include "graph/layout.hpp"
-#if defined(DYNG_HAVE_CUDA)
 #include "core/side_by_side.hpp"
-#endif
+#include "graph/layout.hpp"
 #include "mosp/detail.hpp"
 #include "sssp/detail.hpp"
 #include "sssp/marks.hpp"
@@ -46,23 +44,25 @@ using dyng::detail::vertex_marks;
 using sssp::detail::distance_of;
 using sssp::detail::with_weight_type;
 
-/// Runs `per_tree(i, res_i)` for the K trees: side by side on a CUDA device (a tree's compute or
-/// update is a chain of short kernels that waits for its stream once, so one at a time would
-/// leave the device mostly idle), three at a time (the measured case: three cooperative kernels
-/// of one block per SM fit on an SM together); one after another on the CPU backends (each tree
-/// already takes every thread it is given).
+/// Runs `per_tree(i, res_i)` for the K trees side by side (dyng::detail::side_by_side): on a CUDA
+/// device (a tree's compute or update is a chain of short kernels that waits for its stream once,
+/// so one at a time would leave the device mostly idle) three at a time (the measured case: three
+/// cooperative kernels of one block per SM fit on an SM together); on OpenMP threads up to one
+/// tree a thread, each tree with a share of the threads (a tree's update after a local batch
+/// hardly gains from more threads: on 16, one tree after another took half of such an update).
+/// Sequential resources run one tree after another.
 void for_each_tree(resources const& res, std::size_t k, std::function<void(std::size_t, resources const&)> const& per_tree)
 {
-#if defined(DYNG_HAVE_CUDA)
-  if (res.backend() == backend::cuda && k > 1) {
-    constexpr std::size_t at_once = 3;
-    for (std::size_t first = 0; first < k; first += at_once)
-      dyng::detail::side_by_side(res, std::min(at_once, k - first),
-                                 [&](std::size_t i, resources const& r) { per_tree(first + i, r); });
+  std::size_t at_once = 1;
+  if (res.backend() == backend::cuda) at_once = 3;
+  if (res.backend() == backend::openmp) at_once = static_cast<std::size_t>(std::max(1, res.threads()));
+  if (k < 2 || at_once < 2) {
+    for (std::size_t i = 0; i < k; ++i) per_tree(i, res);
     return;
   }
-#endif
-  for (std::size_t i = 0; i < k; ++i) per_tree(i, res);
+  for (std::size_t first = 0; first < k; first += at_once)
+    dyng::detail::side_by_side(res, std::min(at_once, k - first),
+                               [&](std::size_t i, resources const& r) { per_tree(first + i, r); });
 }
 
 /// After for_each_tree: `res`'s stream follows the trees' own, so it is the stream consumers of

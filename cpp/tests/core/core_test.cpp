@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "dyng/sssp/sssp.hpp"
 #include "dyng/update.hpp"
 #include "core/parallel.hpp"
+#include "core/side_by_side.hpp"
 
 TEST(Resources, SequentialHasOneThread)
 {
@@ -194,6 +196,47 @@ TEST(Parallel, AnExceptionInALoopBodyReachesTheCaller)
                  dyng::invalid_argument)
         << threads;
   }
+}
+
+// OpenMP resources run side by side's pieces on threads of their own, each with resources of its
+// own (a share of the threads, a workspace of its own) that later calls reuse; a piece's
+// exception reaches the caller once every piece has ended; sequential resources are refused.
+TEST(SideBySide, OpenMpPiecesGetResourcesOfTheirOwnAndKeepThem)
+{
+  if (!dyng::openmp_available()) GTEST_SKIP() << "built without OpenMP";
+  auto const res = dyng::resources::openmp(6);
+  auto const run = [&](std::size_t count) {
+    std::vector<dyng::workspace*> spaces(count);
+    std::vector<int> threads(count);
+    std::vector<std::thread::id> ids(count);
+    dyng::detail::side_by_side(res, count, [&](std::size_t i, dyng::resources const& side) {
+      spaces[i] = &side.workspace();
+      threads[i] = side.threads();
+      ids[i] = std::this_thread::get_id();
+    });
+    for (std::size_t i = 0; i < count; ++i) {
+      EXPECT_NE(spaces[i], &res.workspace()) << i;
+      EXPECT_EQ(threads[i], 6 / static_cast<int>(count)) << i;
+      for (std::size_t j = 0; j < i; ++j) {
+        EXPECT_NE(spaces[i], spaces[j]) << i << " " << j;
+        EXPECT_NE(ids[i], ids[j]) << i << " " << j;
+      }
+    }
+    return spaces;
+  };
+  auto const first = run(3);
+  EXPECT_EQ(run(2).size(), 2U);  // another share: sides of their own
+  EXPECT_EQ(run(3), first);      // the same sides again
+  std::atomic<int> ended{0};
+  EXPECT_THROW(dyng::detail::side_by_side(res, 3,
+                                          [&](std::size_t i, dyng::resources const&) {
+                                            ended.fetch_add(1);
+                                            if (i == 1) throw dyng::invalid_argument("piece 1");
+                                          }),
+               dyng::invalid_argument);
+  EXPECT_EQ(ended.load(), 3);
+  EXPECT_THROW(dyng::detail::side_by_side(dyng::resources::sequential(), 2, [](std::size_t, dyng::resources const&) {}),
+               dyng::invalid_argument);
 }
 
 TEST(Errors, WithoutSourceTagDropsOnlyTheTrailingTag)

@@ -502,6 +502,35 @@ TEST(Mosp, SmallUpdatesEqualARecompute)
   }
 }
 
+// On OpenMP the K trees run side by side, up to one a thread, each with a share of the threads
+// (rounds when there are more trees than threads): every array equals the sequential backend's,
+// at compute and after updates, in both combined-graph modes.
+TEST(Mosp, OpenMpTreesSideBySideEqualSequential)
+{
+  if (!openmp_available()) GTEST_SKIP() << "built without OpenMP";
+  auto const seq = resources::sequential();
+  for (int threads : {2, 4, 7}) {
+    for (auto const mode : {mosp::combined_update::incremental, mosp::combined_update::rebuild}) {
+      auto const omp = resources::openmp(threads);
+      test::generator a(31), b(31);
+      graph_spec const spec{.n = 1500, .avg_degree = 3, .directed = true, .k = 5, .max_weight = 6};
+      auto g = a.make_graph(omp, spec);
+      auto h = b.make_graph(seq, spec);
+      mosp::params const p{.source = 0, .combined = mode};
+      auto r = mosp::compute(omp, g, p);
+      auto ref = mosp::compute(seq, h, p);
+      ASSERT_EQ(diff_mosp_results(r, ref), "") << threads << " threads, compute";
+      for (int step = 0; step < 4; ++step) {
+        auto const batch_of = a.make_batch(g, spec, 40);
+        (void)b.make_batch(h, spec, 40);  // keep the generators in step
+        dyng::update(omp, g, batch_of, r);
+        dyng::update(seq, h, batch_of, ref);
+        ASSERT_EQ(diff_mosp_results(r, ref), "") << threads << " threads, step " << step;
+      }
+    }
+  }
+}
+
 // The costs on the OpenMP threads: walks up the MOSP tree from different blocks of vertices meet
 // on shared ancestors. A grid's trees are hundreds of levels deep, so they meet often; the costs
 // equal the sequential backend's at compute and after rebuilding and incremental updates.

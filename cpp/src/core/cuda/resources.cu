@@ -16,7 +16,6 @@
 #include <memory>
 #include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/cuda/cuda.cuh"
@@ -405,36 +404,19 @@ std::vector<resources> const& sides_of(resources const& res, std::size_t count)
 
 }  // namespace
 
-void side_by_side(resources const& res, std::size_t count, std::function<void(std::size_t, resources const&)> const& work)
+void cuda_side_by_side(resources const& res, std::size_t count,
+                       std::function<void(std::size_t, resources const&)> const& work)
 {
   device_guard const guard(res);
   auto const& sides = sides_of(res, count);
   for (std::size_t i = 0; i < count; ++i) {
     DYNG_CUDA_TRY(stream_wait(stream_of(sides[i]), stream_of(res)));
     state_of(sides[i]).sharing = static_cast<int>(count);
-    // `res`'s profiler (thread-safe), not owned: the sides let it go before this call returns.
-    sides[i].set_profiler(std::shared_ptr<profiler>(std::shared_ptr<void>{}, res.profiler()));
   }
-  std::vector<std::exception_ptr> errors(count);
-  auto const run = [&](std::size_t i) {
-    try {
-      work(i, sides[i]);
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t i = 1; i < count; ++i) threads.emplace_back(run, i);
-    if (count > 0) run(0);
-  }  // joined
-  for (std::size_t i = 0; i < count; ++i) {
-    sides[i].set_profiler(nullptr);
-    // Whatever happened, `res`'s stream follows everything the pieces enqueued.
-    DYNG_CUDA_TRY(stream_wait(stream_of(res), stream_of(sides[i])));
-  }
-  for (auto const& e : errors)
-    if (e) std::rethrow_exception(e);
+  auto const failed = run_on_sides(res, sides, count, work);
+  // Whatever happened, `res`'s stream follows everything the pieces enqueued.
+  for (std::size_t i = 0; i < count; ++i) DYNG_CUDA_TRY(stream_wait(stream_of(res), stream_of(sides[i])));
+  if (failed) std::rethrow_exception(failed);
 }
 
 }  // namespace dyng::detail
