@@ -221,16 +221,11 @@ void apply_duplicate_policy(char const* fn, compact<W>& c, std::size_t n, std::s
   c = std::move(merged);
 }
 
-/// The least slots of each out-row and in-row (empty: the slack rule alone).
-struct row_slots {
-  std::span<edge_t const> out, in;
-};
-
 /// Finishes a graph from its compact out-CSR (directed: also its stable transpose), its layouts
 /// written by `threads` threads.
 template <class W>
 std::unique_ptr<detail::graph_impl> make_impl(compact<W>&& c, vertex_t n, graph_options const& opts, int threads,
-                                              row_slots const& least = {})
+                                              detail::least_row_slots const& least = {})
 {
     auto impl = std::make_unique<detail::graph_impl>();
     impl->id = detail::next_graph_id();
@@ -293,7 +288,7 @@ void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t c
 template <class W>
 std::unique_ptr<detail::graph_impl> build_from_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                        std::span<W const> weights, graph_options const& opts, int threads,
-                       row_slots const& least = {})
+                       detail::least_row_slots const& least = {})
 {
   char const* fn = "graph::from_edges";
   std::size_t const k = static_cast<std::size_t>(opts.k);
@@ -400,7 +395,7 @@ std::unique_ptr<detail::graph_impl> place(resources const& res, std::unique_ptr<
 template <class W>
 std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_t n, std::span<vertex_t const> src,
                                                    std::span<vertex_t const> dst, std::span<W const> weights,
-                                                   graph_options const& opts, row_slots const& least = {})
+                                                   graph_options const& opts, detail::least_row_slots const& least = {})
 {
   check_edges<W>(n, src, dst, weights, opts);
 #if defined(DYNG_HAVE_CUDA)
@@ -414,20 +409,18 @@ std::unique_ptr<detail::graph_impl> edges_to_graph(resources const& res, vertex_
 template <class W>
 graph detail::host_graph_with_slots(resources const& res, vertex_t n, std::span<vertex_t const> src,
                                     std::span<vertex_t const> dst, std::span<W const> weights, graph_options const& opts,
-                                    std::span<edge_t const> out_slots, std::span<edge_t const> in_slots)
+                                    least_row_slots const& least)
 {
-  DYNG_EXPECTS(res.backend() != backend::cuda && opts.directed && out_slots.size() == idx(n) && in_slots.size() == idx(n),
+  DYNG_EXPECTS(res.backend() != backend::cuda && opts.directed && least.out.size() == idx(n) && least.in.size() == idx(n),
                "host_graph_with_slots: a directed host graph with n out-row and n in-row bounds");
-  return detail::make_graph(edges_to_graph<W>(res, n, src, dst, weights, opts, {out_slots, in_slots}));
+  return detail::make_graph(edges_to_graph<W>(res, n, src, dst, weights, opts, least));
 }
 template graph detail::host_graph_with_slots<std::int32_t>(resources const&, vertex_t, std::span<vertex_t const>,
                                                            std::span<vertex_t const>, std::span<std::int32_t const>,
-                                                           graph_options const&, std::span<edge_t const>,
-                                                           std::span<edge_t const>);
+                                                           graph_options const&, least_row_slots const&);
 template graph detail::host_graph_with_slots<double>(resources const&, vertex_t, std::span<vertex_t const>,
                                                      std::span<vertex_t const>, std::span<double const>,
-                                                     graph_options const&, std::span<edge_t const>,
-                                                     std::span<edge_t const>);
+                                                     graph_options const&, least_row_slots const&);
 
 graph graph::from_edges(resources const& res, vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst,
                         std::span<std::int32_t const> weights, graph_options const& opts)

@@ -194,11 +194,11 @@ struct device_rows {
 /// steps on the graph's arrays, as device_commit of a batch is graph::commit's (no version).
 commit_stats device_commit(resources const& res, graph_impl& g, device_rows const& rows);
 DYNG_TEST_EXPORT commit_stats graph_commit_device_rows(resources const& res, graph& g, device_rows const& rows);
-/// Device arrays of n counts (either may be null): out-row or in-row v of a graph built on the
-/// device gets at least that many slots, as host_graph_with_slots's (below).
+/// The least slots of each out-row and in-row of a graph being built, n counts each in the memory
+/// the build runs in (host_graph_with_slots: the host's; device_graph_from_arcs: the device's);
+/// an empty span: the slack rule alone.
 struct least_row_slots {
-  edge_t const* out = nullptr;
-  edge_t const* in = nullptr;
+  std::span<edge_t const> out, in;
 };
 /// Defined in CUDA builds only: the directed int32 graph graph::from_edges builds from m arcs
 /// (duplicates::error), built from arcs already in device memory without a host crossing
@@ -219,13 +219,13 @@ std::unique_ptr<graph_impl> device_from_edges(resources const& res, vertex_t n, 
 
 /// graph::from_edges on the host for a directed graph whose rows' growth the caller can bound
 /// (mosp's combined graph: an arc p -> v exists only where the input graph has one, and v has at
-/// most K parents): out-row v gets at least out_slots[v] slots, in-row v in_slots[v], so commits
+/// most K parents): out-row v gets at least least.out[v] slots, in-row v least.in[v], so commits
 /// up to those bounds land in place instead of re-laying a direction (docs/adr/0005). As built
 /// only: a re-lay sizes rows by the slack rule again.
 template <class W>
 graph host_graph_with_slots(resources const& res, vertex_t n, std::span<vertex_t const> src,
                             std::span<vertex_t const> dst, std::span<W const> weights, graph_options const& opts,
-                            std::span<edge_t const> out_slots, std::span<edge_t const> in_slots);
+                            least_row_slots const& least);
 
 /// A fresh graph identity (process-wide counter).
 std::uint64_t next_graph_id() noexcept;

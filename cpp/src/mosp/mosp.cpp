@@ -32,7 +32,6 @@
 #include "core/dispatch.hpp"
 #include "core/parallel.hpp"
 #include "core/side_by_side.hpp"
-#include "graph/layout.hpp"
 #include "mosp/detail.hpp"
 #include "sssp/detail.hpp"
 #include "sssp/marks.hpp"
@@ -199,7 +198,7 @@ graph build_combined(resources const& res, graph const& g, result& r)
   graph_options const opts{.directed = true, .k = static_cast<int>(k) + 1, .weight_type = g.weight_type(),
                            .duplicates = duplicate_edges::error};
   return dyng::detail::host_graph_with_slots(res, g.num_vertices(), src, dst, std::span<W const>(wts), opts,
-                                             out_slots, in_slots);
+                                             {.out = out_slots, .in = in_slots});
 }
 
 /// Recomputes the path costs of the vertices in `list` (all vertices when `region` is null;

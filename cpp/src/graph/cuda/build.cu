@@ -275,7 +275,7 @@ std::pair<device_graph_store<W>, edge_t> build_store(resources const& res, verte
   device_buffer<W> merged(res, in.directed ? static_cast<std::size_t>(out.kept) * static_cast<std::size_t>(in.k) : 0);
   weight_source<W> const by_slot{in, out.origin.data(), out.keys.data(), slots, policy == duplicate_edges::min_weight,
                                  nullptr, nullptr};
-  d.out = lay_out(res, n, in.k, out, by_slot, in.directed ? merged.data() : static_cast<W*>(nullptr), least.out);
+  d.out = lay_out(res, n, in.k, out, by_slot, in.directed ? merged.data() : static_cast<W*>(nullptr), least.out.data());
   if (in.directed) {  // the in-rows: the kept arcs sorted by (column, row), stably
     sorted_arcs back;
     {
@@ -291,7 +291,7 @@ std::pair<device_graph_store<W>, edge_t> build_store(resources const& res, verte
                    back.head.data(), static_cast<unsigned long long*>(nullptr));
     rank_kept(res, back);
     weight_source<W> const by_rank{in, nullptr, nullptr, 0, false, merged.data(), back.origin.data()};
-    d.in = lay_out(res, n, in.k, back, by_rank, static_cast<W*>(nullptr), least.in);
+    d.in = lay_out(res, n, in.k, back, by_rank, static_cast<W*>(nullptr), least.in.data());
   }
   synchronize(res);  // the input is read; the build's buffers go back to the pool on the stream
   return {std::move(d), static_cast<edge_t>(out.kept)};

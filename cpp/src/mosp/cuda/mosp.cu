@@ -540,7 +540,7 @@ void cuda_rebuild(resources const& res, graph const& g, result& r)
     dd::launch_strided(res, n, combined_row_room, static_cast<edge_t const*>(out.degree.data()),
                        static_cast<edge_t const*>(in.degree.data()), n, k, out_slots.data(), in_slots.data());
     access::combined(r) = dd::device_graph_from_arcs(res, n, k + 1, static_cast<std::int64_t>(m), src, dst, w,
-                                                     {.out = out_slots.data(), .in = in_slots.data()});
+                                                     {.out = {out_slots.data(), nn}, .in = {in_slots.data(), nn}});
     access::combined_tree(r) = sssp::compute(
         res, access::combined(r), {.source = r.source(), .objective = 0, .engine = p.engine, .strategy = p.strategy});
   }
