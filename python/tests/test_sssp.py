@@ -179,6 +179,19 @@ def test_float_weights_and_unreachable() -> None:
     assert r.parents.tolist() == [-1, 0, -1]
 
 
+def test_float_weights_whose_sums_could_overflow_are_refused() -> None:
+    # A sum past the largest double would read as unreachable: refused, nothing changed.
+    with pytest.raises(dyng.InvalidArgumentError, match="largest double"):
+        dyng.sssp.compute(dyng.Graph([0, 1], [1, 2], [1.7e308, 1.7e308], n=3), 0)
+    g = dyng.Graph([0, 1], [1, 2], [1.0, 1.0], n=3)
+    r = dyng.sssp.compute(g, 0)
+    version = g.version
+    with pytest.raises(dyng.InvalidArgumentError, match="scale them down"):
+        dyng.update(g, dyng.Batch().insert(0, 2, 1e308), results=[r])
+    assert g.version == version
+    assert r.distances.tolist() == [0.0, 1.0, 2.0]
+
+
 def test_from_arrays_round_trip() -> None:
     g, r = quick()
     r2 = dyng.sssp.from_arrays(g, 0, r.distances, r.parents)

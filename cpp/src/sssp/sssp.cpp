@@ -2,6 +2,9 @@
 #include "dyng/sssp/sssp.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <variant>
 
@@ -48,6 +51,39 @@ void run_compute(resources const& res, graph const& g, result& r)
   e.compute(res, g.impl(), r);
   access::stats(r).engine = e.id;
   access::host_stale(r) = !host;
+}
+
+std::string shortest(double x)
+{
+  char buf[32];
+  auto const end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+  return {buf, end};
+}
+
+/// float64 distances are IEEE sums, and a sum past the largest double is +inf, which reads as
+/// unreachable. Refuses a largest weight `most` with which a path of n - 1 arcs could get there
+/// (half the largest double, so that rounding has room), before anything is computed or changed.
+void check_float_sums(graph const& g, int objective, double most, char const* what, char const* where)
+{
+  double const arcs = std::max(1.0, static_cast<double>(g.num_vertices()) - 1);
+  double const limit = std::numeric_limits<double>::max() / 2 / arcs;
+  if (most > limit)
+    throw invalid_argument(std::string(what) + ": a weight of " + shortest(most) + " in column " +
+                           std::to_string(objective) + where + ": a path of up to " + shortest(arcs) +
+                           " such arcs could sum past the largest double and read as unreachable; keep the weights at most " +
+                           shortest(limit) + " (scale them down)");
+}
+
+/// The largest weight of column `c` of a host float64 graph (0 for int32 and device graphs, whose
+/// int64 or packed distances have checks of their own).
+double largest_float_weight(dyng::detail::graph_impl const& g, int c)
+{
+  if (g.device || !std::holds_alternative<dyng::detail::graph_store<double>>(g.store)) return 0;
+  auto const& out = std::get<dyng::detail::graph_store<double>>(g.store).out;
+  double most = 0;
+  for (vertex_t v = 0; v < static_cast<vertex_t>(out.degree.size()); ++v)
+    for (double const w : out.weights(v, c)) most = std::max(most, w);
+  return most;
 }
 
 /// Whether the latest commit gave an arc weight 0 in column `c` (a host graph's change set).
@@ -124,7 +160,7 @@ result result::clone() const
   return copy;
 }
 
-void result::check_update(resources const& res, graph const& g, [[maybe_unused]] batch const& b) const
+void result::check_update(resources const& res, graph const& g, batch const& b) const
 {
   check_params(g, params_, "sssp::update");
   DYNG_EXPECTS(params_.source == source_ && params_.objective == objective_,
@@ -134,6 +170,18 @@ void result::check_update(resources const& res, graph const& g, [[maybe_unused]]
                    "; they are fixed at compute: call sssp::compute for another tree");
   check_placement(res, g, "sssp::update");
   (void)detail::choose(res, g.impl(), params_);  // an engine for these resources, or not_supported
+  if (g.weight_type() == weight_type::float64 && b.k() == g.k()) {
+    // Weights and shapes the commit will refuse (negative, not finite, other k) are its to report.
+    double most = 0;
+    auto const k = static_cast<std::size_t>(g.k()), c = static_cast<std::size_t>(params_.objective);
+    auto const consider = [&](std::span<double const> rows, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i)
+        if (std::isfinite(rows[i * k + c])) most = std::max(most, rows[i * k + c]);
+    };
+    consider(b.insert_weights(), b.insertions());
+    consider(b.change_weights(), b.weight_changes());
+    check_float_sums(g, params_.objective, most, "sssp::update", " of the batch");
+  }
 #if defined(DYNG_HAVE_CUDA)
   if (device_) detail::cuda_check_batch(*device_, g.impl(), b);
 #endif
@@ -156,6 +204,7 @@ result compute(resources const& res, graph const& g, params const& p)
 {
   check_params(g, p, "sssp::compute");
   check_placement(res, g, "sssp::compute");
+  check_float_sums(g, p.objective, largest_float_weight(g.impl(), p.objective), "sssp::compute", "");
   auto r = access::make();
   access::start(r, p);
   run_compute(res, g, r);

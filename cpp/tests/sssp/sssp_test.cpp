@@ -197,16 +197,30 @@ TEST(Sssp, FloatStepOfAZeroWeightColumnStillAdvances)
   }
 }
 
-TEST(Sssp, FloatSumsThatOverflowAreNoPath)
+TEST(Sssp, FloatWeightsWhoseSumsCouldOverflowAreRefused)
 {
+  // Two arcs of 1.7e308 sum past the largest double (+inf would read as unreachable): refused
+  // at compute; half the largest double over n - 1 = 2 arcs is the most a weight may be.
+  double const limit = std::numeric_limits<double>::max() / 2 / 2;
   for (auto const& [name, res] : cpu_backends()) {
     std::vector<vertex_t> const s{0, 1}, d{1, 2};
-    std::vector<double> const w{1.7e308, 1.7e308};
-    auto g = graph::from_edges(res, 3, s, d, w, {.weight_type = weight_type::float64});
+    auto too_heavy = graph::from_edges(res, 3, s, d, std::vector<double>{1.7e308, 1.7e308}, {.weight_type = weight_type::float64});
+    EXPECT_THROW((void)sssp::compute(res, too_heavy, {.source = 0}), invalid_argument) << name;
+    auto g = graph::from_edges(res, 3, s, d, std::vector<double>{limit, 1.0}, {.weight_type = weight_type::float64});
     auto r = sssp::compute(res, g, {.source = 0});
-    EXPECT_EQ(r.parents()[1], 0) << name;
-    EXPECT_EQ(r.parents()[2], no_vertex) << name;  // 3.4e308 overflows: unreached
-    EXPECT_EQ(r.distances<double>()[2], sssp::infinity<double>()) << name;
+    EXPECT_EQ(r.distances<double>()[2], limit + 1.0) << name;
+    // An update whose batch brings such a weight: refused before the commit, nothing changed.
+    auto const version = g.version();
+    batch b;
+    b.insert(0, 2, 1.0).set_weights(1, 2, std::vector<double>{std::nextafter(limit, 2 * limit)});
+    EXPECT_THROW(dyng::update(res, g, b, r), invalid_argument) << name;
+    EXPECT_EQ(g.version(), version) << name;
+    EXPECT_TRUE(r.is_current(g)) << name;
+    EXPECT_EQ(r.distances<double>()[2], limit + 1.0) << name;
+    batch fine;
+    fine.set_weights(1, 2, std::vector<double>{limit});
+    dyng::update(res, g, fine, r);
+    EXPECT_EQ(r.distances<double>()[2], limit + limit) << name;
     EXPECT_EQ(sssp::verify(g, r), "") << name;
   }
 }

@@ -2,9 +2,10 @@
 /// Single-source shortest paths on a dynamic graph: compute once, update after each batch.
 ///
 /// Distances: int64 for int32 weights, float64 for float64 weights; unreachable vertices have
-/// `infinity<D>()` (INT64_MAX or +inf). float64 distances are IEEE sums: a path longer than the
-/// largest double sums to +inf and reads as unreachable, so keep float64 weights below
-/// DBL_MAX / (n - 1) (int64 distances of int32 weights cannot overflow). Parents follow one
+/// `infinity<D>()` (INT64_MAX or +inf). float64 distances are IEEE sums, and a sum past the
+/// largest double would read as unreachable: compute and update refuse (invalid_argument, nothing
+/// changed) a float64 weight above DBL_MAX / 2 / (n - 1) in the result's column (int64 distances
+/// of int32 weights cannot overflow). Parents follow one
 /// canonical rule, so every engine, backend and thread count gives the same tree, and an update
 /// equals a recompute exactly:
 ///
