@@ -42,15 +42,17 @@ CLI::Validator a_name();
 /// moved into place by keep(), once the run has succeeded; a failed run removes the staging path
 /// and nothing else, so the output path is as it was (with a directory the run had to make, and
 /// the parents it made, gone again). Directory: staged in a hidden folder inside it, whose
-/// entries keep() moves up (replacing files of the same names). File: staged beside it, renamed
-/// over it by keep().
+/// entries keep() moves up (replacing files of the same names; a move that fails puts back the
+/// ones before it). File: staged beside it (beside a symbolic link's target, which it replaces),
+/// renamed over it by keep(); a FIFO or a device is written directly, there being nothing to
+/// stage beside it.
 class output_guard {
  public:
   enum class kind { directory, file };
-  /// `path` empty: nothing to guard, staging() is empty too.
+  /// `path` empty: nothing to guard, staging() is empty too. `inputs`: the files the run reads.
   /// @throws invalid_argument if a directory path names something that is not a directory, or a
-  ///         file path a directory.
-  output_guard(std::string const& path, kind what);
+  ///         file path a directory or one of the inputs.
+  output_guard(std::string const& path, kind what, std::vector<std::string> const& inputs = {});
   output_guard(output_guard const&) = delete;
   output_guard& operator=(output_guard const&) = delete;
   ~output_guard();
@@ -60,9 +62,11 @@ class output_guard {
   void keep();
 
  private:
-  std::filesystem::path path_;
+  std::filesystem::path path_;   // as the user named it (for messages)
+  std::filesystem::path place_;  // what keep() replaces: path_, or a file link's target
   std::string staging_;
   kind kind_ = kind::directory;
+  bool direct_ = false;  // a FIFO or a device: written in place, nothing to move or remove
   std::vector<std::filesystem::path> made_;  // directories this run created, outermost first
 };
 

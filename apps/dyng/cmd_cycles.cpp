@@ -157,7 +157,8 @@ int run_cycles(cycles_options const& o)
     throw invalid_argument("--window " + std::to_string(o.window) + ": the graph has only " +
                            std::to_string(g.num_vertices()) + " vertices; pass at most that");
   cycle_count::params const p{.k = o.k};
-  output_guard written(o.output, output_guard::kind::file);  // a failed run leaves the file as it was
+  // A failed run leaves the file as it was; an input is never the output.
+  output_guard written(o.output, output_guard::kind::file, {o.file, o.updates});
 
   auto const count = [&](graph const& on) { return cycle_count::compute(res, on, p); };
   std::optional<cycle_count::result> counted;

@@ -43,7 +43,7 @@ int main(int argc, char** argv)
   s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");
-  s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory")->check(a_path());
+  s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory (made if missing; its files replaced once the run succeeds)")->check(a_path());
 
   mosp_options mosp;
   auto* mp = app.add_subcommand("mosp", "Multi-objective shortest paths (DynaMOSP): compute, apply a batch, update");
@@ -69,7 +69,7 @@ int main(int argc, char** argv)
   mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
-  mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory")->check(a_path());
+  mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory (made if missing; its files replaced once the run succeeds)")->check(a_path());
 
   cycles_options cycles;
   auto* cy = app.add_subcommand("cycles", "Directed cycle histogram of lengths 2..k (TruCy): compute, apply a batch, update");
@@ -100,7 +100,7 @@ int main(int argc, char** argv)
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
-  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing)")->check(a_path());
+  cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing; replaced once the run succeeds; not an input)")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
                  "by length, then ids) on stdout or in the JSON; default: none")
       ->check(at_least(1))

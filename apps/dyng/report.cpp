@@ -626,9 +626,9 @@ void report::print() const
 
 namespace {
 /// A name no other run picks: the staging of a failed or concurrent run never collides.
-std::string staging_suffix()
+std::string unique_suffix(std::string_view what)
 {
-  return ".dyng-partial-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
+  return ".dyng-" + std::string(what) + "-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
 }
 
 /// The first path under `to` that holds a folder where `from` has a file or a file where it has a
@@ -647,23 +647,73 @@ std::filesystem::path kind_conflict(std::filesystem::path const& from, std::file
   return {};
 }
 
-/// Moves `from`'s entries into `to` (made if missing), folders merged, files replaced (kind_conflict
-/// was empty).
-void move_into(std::filesystem::path const& from, std::filesystem::path const& to)
-{
-  namespace fs = std::filesystem;
-  fs::create_directories(to);
-  for (auto const& e : fs::directory_iterator(from)) {
-    auto const target = to / e.path().filename();
-    if (e.is_directory() && fs::is_directory(target))
-      move_into(e.path(), target);
-    else
-      fs::rename(e.path(), target);  // a file over a file (or a symlink) replaces it
+/// Moves a staged folder's entries into place (folders merged, files replaced; kind_conflict was
+/// empty) so that a move that fails can be taken back: a file already at a target is first
+/// renamed aside, and every step is logged.
+class placement {
+ public:
+  /// @throws std::filesystem::filesystem_error naming the path whose move failed.
+  void move_into(std::filesystem::path const& from, std::filesystem::path const& to)
+  {
+    namespace fs = std::filesystem;
+    std::vector<fs::directory_entry> entries(fs::directory_iterator(from), fs::directory_iterator{});
+    std::sort(entries.begin(), entries.end());  // one order on every file system
+    for (auto const& e : entries) {
+      auto const target = to / e.path().filename();
+      if (e.is_directory() && fs::is_directory(target)) {
+        move_into(e.path(), target);
+        continue;
+      }
+      current_ = target;
+      auto& s = steps_.emplace_back(step{e.path(), target, {}, false});
+      if (fs::exists(fs::symlink_status(target))) {
+        auto const aside = target.string() + unique_suffix("previous");
+        fs::rename(target, aside);
+        s.aside = aside;
+      }
+      fs::rename(e.path(), target);
+      s.placed = true;
+    }
   }
-}
+
+  /// The target of the latest move (the one that failed, after a throw).
+  [[nodiscard]] std::filesystem::path const& current() const noexcept { return current_; }
+
+  /// Puts everything back as it was, last step first; false if some of it could not be.
+  bool undo() noexcept
+  {
+    std::error_code ec;
+    bool all = true;
+    for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) {
+      if (it->placed) std::filesystem::rename(it->to, it->from, ec), all = all && !ec;
+      if (!it->aside.empty()) std::filesystem::rename(it->aside, it->to, ec), all = all && !ec;
+    }
+    steps_.clear();
+    return all;
+  }
+
+  /// After a complete move: the replaced files go.
+  void drop_asides() noexcept
+  {
+    std::error_code ec;
+    for (auto const& s : steps_)
+      if (!s.aside.empty()) std::filesystem::remove(s.aside, ec);
+    steps_.clear();
+  }
+
+ private:
+  struct step {
+    std::filesystem::path from, to;
+    std::filesystem::path aside;  // where the file that was at `to` waits (empty: none was)
+    bool placed;                  // `from` is at `to`
+  };
+  std::vector<step> steps_;
+  std::filesystem::path current_;
+};
 }  // namespace
 
-output_guard::output_guard(std::string const& path, kind what) : path_(path), kind_(what)
+output_guard::output_guard(std::string const& path, kind what, std::vector<std::string> const& inputs)
+    : path_(path), place_(path), kind_(what)
 {
   namespace fs = std::filesystem;
   if (path_.empty()) return;
@@ -672,45 +722,71 @@ output_guard::output_guard(std::string const& path, kind what) : path_(path), ki
     throw invalid_argument("--output " + path_.string() + ": is a directory; name a file");
   if (what == kind::directory && fs::exists(path_, ec) && !fs::is_directory(path_, ec))
     throw invalid_argument("--out " + path_.string() + ": exists and is not a directory; name a directory (made if missing)");
+  if (what == kind::file) {
+    for (auto const& input : inputs)
+      if (!input.empty() && fs::equivalent(path_, input, ec))
+        throw invalid_argument("--output " + path_.string() + ": is the input " + input +
+                               ", which the output would replace; name another file");
+    auto const status = fs::status(path_, ec);  // through links
+    if (fs::exists(status) && !fs::is_regular_file(status)) {  // a FIFO, a device, a socket
+      direct_ = true;
+      staging_ = path_.string();
+      return;
+    }
+    // A symbolic link stays, and its target (followed link by link, also a missing one) is replaced.
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(place_, ec)); ++hops) {
+      auto const target = fs::read_symlink(place_, ec);
+      place_ = target.is_absolute() ? target : place_.parent_path() / target;
+    }
+  }
   // The directory written into (a file's folder) is made now with the parents it lacks, removed
   // again if the run fails; the staging is beside the file, or inside the directory.
-  auto const folder = what == kind::file ? path_.parent_path() : path_;
+  auto const folder = what == kind::file ? place_.parent_path() : place_;
   for (auto p = folder; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made_.insert(made_.begin(), p);
   try {
     if (!folder.empty()) io::make_directories(folder);
   } catch (io_error const& e) {
     throw io_error(std::string(what == kind::file ? "--output " : "--out ") + path_.string() + ": " + e.what());
   }
-  staging_ = what == kind::file ? path_.string() + staging_suffix() : (path_ / staging_suffix()).string();
+  staging_ = what == kind::file ? place_.string() + unique_suffix("partial") : (place_ / unique_suffix("partial")).string();
 }
 
 void output_guard::keep()
 {
   namespace fs = std::filesystem;
-  if (path_.empty()) return;
+  if (path_.empty() || direct_) {
+    path_.clear();
+    return;
+  }
+  placement moved;
   try {
     if (fs::exists(staging_)) {  // something was written
       if (kind_ == kind::file) {
-        fs::rename(staging_, path_);
+        fs::rename(staging_, place_);
       } else {
-        if (auto const clash = kind_conflict(staging_, path_); !clash.empty())
+        if (auto const clash = kind_conflict(staging_, place_); !clash.empty())
           throw io_error("--out " + path_.string() + ": " + clash.string() + " is a " +
                          (fs::is_directory(clash) ? "directory where dyng writes a file" : "file where dyng writes a directory") +
                          "; move it away or choose another --out (nothing was written)");
-        move_into(staging_, path_);
+        fs::create_directories(place_);
+        moved.move_into(staging_, place_);
+        moved.drop_asides();
         fs::remove_all(staging_);
       }
     }
   } catch (fs::filesystem_error const& e) {
-    throw io_error("moving the output into " + path_.string() + " failed: " + e.code().message() +
-                   "; check that it is writable");
+    bool const restored = moved.undo();
+    auto const at = moved.current().empty() ? place_ : moved.current();
+    throw io_error("moving the output into " + path_.string() + " failed at " + at.string() + ": " +
+                   e.code().message() + "; check that it is writable" +
+                   (restored ? " (nothing was changed)" : " (some of the output may be there: putting back the files before it failed)"));
   }
   path_.clear();  // kept: the destructor has nothing to undo
 }
 
 output_guard::~output_guard()
 {
-  if (path_.empty()) return;
+  if (path_.empty() || direct_) return;
   // A failed run: the staging goes, and the directories the run made if nothing else is in them.
   std::error_code ec;
   std::filesystem::remove_all(staging_, ec);

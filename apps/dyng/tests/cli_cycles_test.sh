@@ -84,6 +84,21 @@ echo "an earlier histogram" > "$tmp/h.txt"
 expect_exit 1 "vertex id 9 is not in the graph" cycles "$tmp/ok.gr" -k 3 --updates "$tmp/del9.txt" --output "$tmp/h.txt"
 [[ $(cat "$tmp/h.txt") == "an earlier histogram" && $(ls "$tmp" | grep -c dyng-partial) == 0 ]] ||
   { echo "FAIL: a failed cycles run changed $tmp/h.txt or left its staging"; failures=$((failures + 1)); }
+# An --output that is the input is refused (also through a link); a link's target is replaced
+# and the link kept (a missing target made); a FIFO is written into, not replaced.
+cp "$tmp/ok.gr" "$tmp/in.gr" && ln -s in.gr "$tmp/in-link.gr"
+expect_exit 1 "dyng: error: --output .*in-link.gr: is the input .*in.gr, which the output would replace; name another file" cycles "$tmp/in.gr" -k 3 --output "$tmp/in-link.gr"
+cmp -s "$tmp/in.gr" "$tmp/ok.gr" || { echo "FAIL: --output changed its input"; failures=$((failures + 1)); }
+echo "an earlier histogram" > "$tmp/target.txt" && ln -s target.txt "$tmp/link.txt" && ln -s missing/h.txt "$tmp/dangling.txt"
+check "output through a link" "$dyng" cycles "$tmp/ok.gr" -k 3 --output "$tmp/link.txt"
+check "output through a dangling link" "$dyng" cycles "$tmp/ok.gr" -k 3 --output "$tmp/dangling.txt"
+[[ -L $tmp/link.txt && -L $tmp/dangling.txt && $(head -1 "$tmp/target.txt") == "# cycle_size, num_of_cycles" &&
+   -s $tmp/missing/h.txt ]] || { echo "FAIL: --output replaced a link instead of its target"; failures=$((failures + 1)); }
+mkfifo "$tmp/fifo" && { timeout 20 cat "$tmp/fifo" > "$tmp/from-fifo.txt" & }
+check "output into a FIFO" timeout 20 "$dyng" cycles "$tmp/ok.gr" -k 3 --output "$tmp/fifo"
+wait
+[[ -p $tmp/fifo && $(head -1 "$tmp/from-fifo.txt") == "# cycle_size, num_of_cycles" ]] ||
+  { echo "FAIL: --output replaced a FIFO or wrote nothing into it"; failures=$((failures + 1)); }
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4
 expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }

@@ -169,6 +169,17 @@ cmp -s "$tmp/kept/distancesOriginal.txt" "$tmp/first.txt" || { echo "FAIL: a fai
 [[ $(LC_ALL=C ls -A "$tmp/kept" | tr '\n' ' ') == "SSSPTreeOriginal.txt distancesOriginal.txt mine.txt " ]] || { echo "FAIL: staging left in $tmp/kept: $(ls -A "$tmp/kept")"; failures=$((failures + 1)); }
 check "sssp over kept" "$dyng" sssp "$tmp/other.gr" --out "$tmp/kept"
 cmp -s "$tmp/kept/distancesOriginal.txt" "$tmp/first.txt" && { echo "FAIL: a run did not replace its files"; failures=$((failures + 1)); }
+# A move into --out that fails part-way puts back the files moved before it. Here the second
+# file (moves go in name order) replaces one that another user owns in a sticky folder, which
+# a run as nobody may not do; needs root to set up (skipped otherwise).
+if [[ $(id -u) == 0 ]] && command -v runuser > /dev/null && chmod 755 "$tmp" &&
+   runuser -u nobody -- "$dyng" --version > /dev/null 2>&1; then
+  mkdir -m 1777 "$tmp/sticky" && echo old > "$tmp/sticky/distancesOriginal.txt"
+  runuser -u nobody -- "$dyng" sssp "$tmp/ok.gr" --out "$tmp/sticky" > /dev/null 2> "$tmp/err"
+  [[ $? -eq 1 ]] && grep -q "failed at .*distancesOriginal.txt: .*(nothing was changed)" "$tmp/err" &&
+    [[ $(ls -A "$tmp/sticky") == distancesOriginal.txt && $(cat "$tmp/sticky/distancesOriginal.txt") == old ]] ||
+    { echo "FAIL: a failed move into --out: $(cat "$tmp/err"); left $(ls -A "$tmp/sticky")"; failures=$((failures + 1)); }
+fi
 # A standard output that cannot take the report fails the run.
 if [[ -w /dev/full ]]; then
   "$dyng" info --json > /dev/full 2>"$tmp/err"
