@@ -81,6 +81,8 @@ struct graph_options {
   int k = 1;                              // weight columns generated for unweighted inputs
   std::vector<std::string> tntp_columns;  // empty: io's default TNTP columns
   double weight_scale = 0;                // > 0: file weights times this, rounded (int32)
+  bool unit_weights_given = false;        // --unit-weights on the command line (cycles sets unit_weights itself)
+  bool weight_seed_given = false;         // --weights-seed on the command line
   void add_to(CLI::App& app);
 };
 
@@ -127,7 +129,11 @@ struct batch_options {
   double insert_fraction = 0.5;
   std::uint64_t seed = 1;
   std::size_t locality = 0;  // 0: --random endpoints anywhere
+  std::vector<CLI::Option*> random_shapes_;  // --insert-fraction, --seed, --locality
   void add_to(CLI::App& app);
+  /// Refuses, after the parse, options that shape --random's batch beside a --random 0 that
+  /// makes none (CLI11 checks that --random is there, not its value).
+  void check_given() const;
   [[nodiscard]] bool given() const noexcept { return !updates.empty() || !insert.empty() || random > 0; }
   /// The batch for `g` (file ids shifted by `id_offset`; file weights scaled like the graph's
   /// under --weight-scale; --updates' absent edges skipped under --ignore-missing), and where it

@@ -96,7 +96,8 @@ int main(int argc, char** argv)
                    ->check(at_least(1))
                    ->default_str("");
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(an_input());
-  cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)");
+  cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)")
+      ->needs(cupd);
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
   cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
@@ -120,9 +121,11 @@ int main(int argc, char** argv)
     for (auto it = mosp.objectives.begin(); it != mosp.objectives.end(); ++it)
       if (std::find(mosp.objectives.begin(), it, *it) != it)
         throw CLI::ValidationError("--objectives", std::to_string(*it) + " is listed twice; list each weight column once");
-    if ((cseed->count() > 0 || cloc->count() > 0) && cdel->count() + cins->count() == 0)
+    if ((cseed->count() > 0 || cloc->count() > 0) && cycles.deletes + cycles.inserts == 0)
       throw CLI::ValidationError(cseed->count() > 0 ? "--seed" : "--window",
-                                 "shapes the generated batch; add --random-deletions or --random-insertions");
+                                 "shapes the generated batch; ask for some --random-deletions or --random-insertions");
+    sssp.batch.check_given();
+    mosp.batch.check_given();
     // Options the backend ignores are said, not refused: a script may loop over the backends.
     sssp.backend.note_ignored();
     mosp.backend.note_ignored();

@@ -234,8 +234,11 @@ void graph_options::add_to(CLI::App& app)
                                "Seed of the weights given to unweighted inputs (uniform integers in " +
                                    std::to_string(io::generated_weight_min) + ".." +
                                    std::to_string(io::generated_weight_max) + ")")
-                   ->check(at_least(0));
-  app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead")->excludes(seed);
+                   ->check(at_least(0))
+                   ->each([this](std::string const&) { weight_seed_given = true; });
+  app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead")
+      ->excludes(seed)
+      ->each([this](std::string const&) { unit_weights_given = true; });
   app.add_flag("--ignore-file-weights", ignore_file_weights,
                "Treat the file as unweighted (e.g. SNAP signs or timestamps): generated weights instead");
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
@@ -362,6 +365,11 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   if (!o.tntp_columns.empty() && gf.format != io::format::tntp)  // said rather than ignored
     throw invalid_argument("--tntp-columns: " + path.string() + " was read as " + std::string(io::to_string(gf.format)) +
                            ", not TNTP; drop --tntp-columns (or pass --format tntp)");
+  if ((o.unit_weights_given || o.weight_seed_given) && gf.file_weights) {  // said rather than ignored
+    std::string const flag = o.unit_weights_given ? "--unit-weights" : "--weights-seed";
+    throw invalid_argument(flag + ": " + path.string() + " has weights of its own, which " + flag +
+                           " leaves as they are; add --ignore-file-weights to replace them, or drop " + flag);
+  }
   if (o.weight_scale > 0 && !gf.file_weights)  // said rather than ignored: a scaled batch would not match
     throw invalid_argument("--weight-scale: " + path.string() + " has no weights of its own to scale (they are " +
                            "generated); drop --weight-scale");
@@ -377,18 +385,28 @@ void batch_options::add_to(CLI::App& app)
                   ->check(an_input());
   auto* del = app.add_option("--delete", remove, "MOSP delete.txt (u v), with --insert")->check(an_input());
   app.add_flag("--ignore-missing", ignore_missing,
-               "Skip deletions and weight changes of absent edges in --updates (default: error)");
+               "Skip deletions and weight changes of absent edges in --updates (default: error)")
+      ->needs(upd);
   auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(at_least(0));
-  // Said rather than ignored: the three shape --random's batch only.
-  app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(a_fraction())->needs(rnd);
-  app.add_option("--seed", seed, "Seed of --random")->check(at_least(0))->needs(rnd);
-  app.add_option("--locality", locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
-      ->check(at_least(0))
-      ->needs(rnd);
+  // Said rather than ignored: the three shape --random's batch only (check_given: not --random 0's).
+  random_shapes_ = {
+      app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(a_fraction())->needs(rnd),
+      app.add_option("--seed", seed, "Seed of --random")->check(at_least(0))->needs(rnd),
+      app.add_option("--locality", locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
+          ->check(at_least(0))
+          ->needs(rnd)};
   upd->excludes(ins)->excludes(del)->excludes(rnd);
   rnd->excludes(ins)->excludes(del);
   ins->needs(del);
   del->needs(ins);
+}
+
+void batch_options::check_given() const
+{
+  if (random > 0) return;
+  for (auto const* o : random_shapes_)
+    if (o->count() > 0)
+      throw CLI::ValidationError(o->get_name(), "shapes --random's batch, and --random 0 makes none; ask for some changes or drop it");
 }
 
 // Said with file ids and the file's flag (the commit would say it with 0-based ids).

@@ -99,6 +99,8 @@ check "output into a FIFO" timeout 20 "$dyng" cycles "$tmp/ok.gr" -k 3 --output 
 wait
 [[ -p $tmp/fifo && $(head -1 "$tmp/from-fifo.txt") == "# cycle_size, num_of_cycles" ]] ||
   { echo "FAIL: --output replaced a FIFO or wrote nothing into it"; failures=$((failures + 1)); }
+expect_exit 2 "--seed: shapes the generated batch; ask for some --random-deletions" cycles "$tmp/ok.gr" -k 3 --random-deletions 0 --seed 4
+expect_exit 2 "--ignore-missing requires --updates" cycles "$tmp/ok.gr" -k 3 --ignore-missing
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4
 expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }
@@ -144,7 +146,7 @@ expect_exit 1 "tri.txt:1: expected .*; an edge list is read by TruCy's rules .*p
 check "dimacs by --format" "$dyng" cycles "$tmp/tri.txt" -k 3 --format gr
 # The generator's options, checked before the count.
 expect_exit 1 "--window 400: the graph has only 40 vertices; pass at most that" cycles "$data/generator/ring40.txt" -k 3 --random-deletions 2 --window 400
-expect_exit 2 "--seed: shapes the generated batch; add --random-deletions or --random-insertions" cycles "$data/generator/ring40.txt" -k 3 --seed 3
+expect_exit 2 "--seed: shapes the generated batch; ask for some --random-deletions or --random-insertions" cycles "$data/generator/ring40.txt" -k 3 --seed 3
 # Rows without effect (an absent arc deleted under --ignore-missing, a present one inserted).
 printf -- '- 1 3\n+ 1 2\n- 2 3\n' >"$tmp/no-effect.txt"
 check "without effect" "$dyng" cycles "$tmp/tri.gr" -k 3 --updates "$tmp/no-effect.txt" --ignore-missing

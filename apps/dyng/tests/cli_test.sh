@@ -241,6 +241,14 @@ expect_exit 2 "--threads: expected 0 \\(OpenMP's default\\) up to [0-9]+" sssp "
 expect_exit 2 "--tntp-columns: expected a name, got an empty one" sssp "$data/io/tiny_net.tntp" --tntp-columns ''
 expect_exit 1 "--tntp-columns: .*path.gr was read as dimacs, not TNTP; drop --tntp-columns" sssp "$tmp/path.gr" --tntp-columns length
 expect_exit 2 "--weights-seed excludes --unit-weights" sssp "$tmp/path.gr" --unit-weights --weights-seed 5
+# Options that would change nothing are said: generated-weight options on a weighted file, batch
+# shapes beside --random 0, --ignore-missing without a batch file.
+expect_exit 1 "dyng: error: --unit-weights: .*path.gr has weights of its own, which --unit-weights leaves as they are; add --ignore-file-weights" sssp "$tmp/path.gr" --unit-weights
+expect_exit 1 "dyng: error: --weights-seed: .*path.gr has weights of its own" mosp "$tmp/path.gr" --weights-seed 5
+check "weights seed on ignored file weights" "$dyng" sssp "$tmp/path.gr" --ignore-file-weights --weights-seed 5
+expect_exit 2 "--locality: shapes --random's batch, and --random 0 makes none" sssp "$tmp/path.gr" --random 0 --locality 5
+expect_exit 2 "--seed: shapes --random's batch" mosp "$tmp/path.gr" --random 0 --seed 3
+expect_exit 2 "--ignore-missing requires --updates" sssp "$tmp/path.gr" --ignore-missing
 expect_exit 1 "the MOSP CSR format holds a directed graph; drop --undirected" mosp "$data/mosp_graph_io/r05" --undirected
 expect_exit 1 "--pref 1,2,3: 3 value\\(s\\) for 2 objective\\(s\\) \\(every weight column\\)" mosp "$data/mosp_graph_io/r05" --pref 1,2,3
 expect_exit 1 "--objectives 0,5: the graph has 2 weight column\\(s\\), 0..1" mosp "$data/mosp_graph_io/r05" --objectives 0,5
