@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,7 +29,12 @@ namespace dyng::cli {
 /// an_input: a path that exists (a batch file is read after the compute: a wrong name is said
 /// before that work); a_thread_count: 0 (OpenMP's default) up to the most threads dyng starts;
 /// a_name: a name that is not empty (an element of a list such as --tntp-columns).
-CLI::Validator at_least(std::uint64_t least);
+/// Whole numbers from `least` to `most`, which an option of a signed type sets to its type's
+/// largest (int_max, int64_max): a value past it is said here, not by CLI11's bare "Could not
+/// convert" or clamped.
+CLI::Validator at_least(std::uint64_t least, std::uint64_t most = std::numeric_limits<std::uint64_t>::max());
+inline constexpr std::uint64_t int_max = std::numeric_limits<int>::max();
+inline constexpr std::uint64_t int64_max = std::numeric_limits<std::int64_t>::max();
 CLI::Validator non_negative_real();
 CLI::Validator a_fraction();
 CLI::Validator a_cycle_bound();

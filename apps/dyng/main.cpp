@@ -27,7 +27,7 @@ int main(int argc, char** argv)
   sssp.graph.add_to(*s);
   sssp.backend.add_to(*s);
   s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex with an arc)")
-      ->check(at_least(0))
+      ->check(at_least(0, int64_max))
       ->default_str("");
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
   sssp.batch.add_to(*s);
@@ -40,7 +40,7 @@ int main(int argc, char** argv)
       ->check(automatic_or({"incremental", "recompute"}));
   s->add_option("--engine", sssp.engine, "CUDA engine (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
-  s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
+  s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1, int_max));
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");
   s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory (made if missing; its files replaced once the run succeeds)")->check(a_path());
@@ -50,13 +50,13 @@ int main(int argc, char** argv)
   mosp.graph.add_to(*mp);
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
-      ->check(at_least(1));
+      ->check(at_least(1, int_max));
   mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")
-      ->check(at_least(0))
+      ->check(at_least(0, int64_max))
       ->default_str("");
   // A list is one comma-separated argument: a graph file after it stays the graph.
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
-      ->delimiter(',')->allow_extra_args(false)->check(at_least(0));
+      ->delimiter(',')->allow_extra_args(false)->check(at_least(0, int_max));
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
       ->delimiter(',')->allow_extra_args(false)->check(at_least(1));
   mosp.batch.add_to(*mp);
@@ -66,7 +66,7 @@ int main(int argc, char** argv)
       ->check(automatic_or({"incremental", "rebuild"}));
   mp->add_option("--strategy", mosp.strategy, "Update strategy of the trees and the MOSP tree (sssp's --strategy)")
       ->check(automatic_or({"incremental", "recompute"}));
-  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
+  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1, int_max));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
   mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory (made if missing; its files replaced once the run succeeds)")->check(a_path());
@@ -93,18 +93,18 @@ int main(int argc, char** argv)
                     ->check(at_least(0));
   auto* cloc = cy->add_option("--window,--batch-locality", cycles.window,
                               "Generated batch within a window of W consecutive ids (default: anywhere)")
-                   ->check(at_least(1))
+                   ->check(at_least(1, int_max))
                    ->default_str("");
-  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids)")->check(an_input());
+  auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids; an insertion's one weight, if given, is ignored)")->check(an_input());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)")
       ->needs(cupd);
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
-  cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(at_least(1));
+  cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(at_least(1, int_max));
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing; replaced once the run succeeds; not an input)")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
                  "by length, then ids) on stdout or in the JSON; default: none")
-      ->check(at_least(1))
+      ->check(at_least(1, int_max))
       ->default_str("");
   cupd->excludes(cdel)->excludes(cins)->excludes(cseed)->excludes(cloc);
 
@@ -145,7 +145,11 @@ int main(int argc, char** argv)
                          "more memory than this process may have; use a smaller input or smaller options\n");
     return 1;
   } catch (std::exception const& e) {
-    std::fprintf(stderr, "dyng: error: %s\n", e.what());
+    // A refusal of the input or the options says what, where and the remedy: the library's
+    // source tag is for its own faults (logic_error, cuda_error), and stays on those.
+    bool const refusal = dynamic_cast<dyng::invalid_argument const*>(&e) || dynamic_cast<dyng::not_supported const*>(&e) ||
+                         dynamic_cast<dyng::io_error const*>(&e);
+    std::fprintf(stderr, "dyng: error: %s\n", refusal ? untagged(e).c_str() : e.what());
     return 1;
   }
   // The report is the run's result: a standard output that could not take it all (a full disk,

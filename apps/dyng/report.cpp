@@ -122,15 +122,17 @@ std::string number(double x, bool json)
 
 }  // namespace
 
-CLI::Validator at_least(std::uint64_t least)
+CLI::Validator at_least(std::uint64_t least, std::uint64_t most)
 {
   return CLI::Validator(
-      [least](std::string& s) -> std::string {
+      [least, most](std::string& s) -> std::string {
         std::uint64_t v = 0;
         auto const [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec == std::errc::result_out_of_range) return "'" + s + "' is too large";
-        if (ec != std::errc() || end != s.data() + s.size() || v < least)
+        bool const digits = end == s.data() + s.size() && (ec == std::errc() || ec == std::errc::result_out_of_range);
+        if (!digits || (ec == std::errc() && v < least))
           return "expected a whole number of at least " + std::to_string(least) + ", got '" + s + "'";
+        if (ec == std::errc::result_out_of_range || v > most)
+          return "'" + s + "' is too large: at most " + std::to_string(most);
         return {};
       },
       "UINT", "at_least");
@@ -171,8 +173,8 @@ CLI::Validator a_cycle_bound()
 {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        if (s == "-1" || at_least(2)(s).empty()) return {};
-        return "expected a whole number of at least 2, or -1 (no bound), got '" + s + "'";
+        if (s == "-1" || at_least(2, int_max)(s).empty()) return {};
+        return "expected a whole number from 2 to " + std::to_string(int_max) + ", or -1 (no bound), got '" + s + "'";
       },
       "K", "a_cycle_bound");
 }
@@ -257,7 +259,7 @@ void graph_options::add_to(CLI::App& app)
 void backend_options::add_to(CLI::App& app)
 {
   app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp", "cuda"}));
-  device_option_ = app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(at_least(0));
+  device_option_ = app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(at_least(0, int_max));
   threads_option_ = app.add_option("--threads", threads, "OpenMP threads (with --backend omp; 0: OpenMP's default)")
                         ->check(a_thread_count());
 }
@@ -328,6 +330,8 @@ std::string with_flags(std::string what)
   constexpr std::pair<std::string_view, std::string_view> remedies[] = {
       {"read with file_weights = false", "pass --ignore-file-weights"},
       {"read it with directed unset or true", "drop --undirected"},
+      {"read with a smaller weight_scale", "pass a smaller --weight-scale"},
+      {"use a smaller scale", "pass a smaller --weight-scale"},
   };
   for (auto const& [option, flag] : remedies)
     if (auto const at = what.find(option); at != std::string::npos) what.replace(at, option.size(), flag);
@@ -348,13 +352,20 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   if (o.weight_scale > 0) ro.weight_scale = o.weight_scale;
   progress("reading " + path.string());
   auto const start = std::chrono::steady_clock::now();
+  // A first line the format the file's name chose cannot read: likely another format's.
+  auto const hint = [&](std::string what) {
+    if (ro.format == io::format::automatic && what.find(":1: expected '") != std::string::npos)
+      what += "; read as " + std::string(io::to_string(io::format_from_path(path))) +
+              " (from the file's name); if it is another format, pass --format gr, snap, mtx, csv, tntp or csr";
+    return what;
+  };
   auto gf = [&] {
     try {
       return io::read_graph(res, path, ro);
     } catch (io_error const& e) {
-      throw io_error(with_flags(e.what()));
+      throw io_error(hint(with_flags(e.what())));
     } catch (invalid_argument const& e) {
-      throw invalid_argument(with_flags(e.what()));
+      throw invalid_argument(hint(with_flags(e.what())));
     }
   }();
   if (load_ms) *load_ms = elapsed_ms(start);
@@ -463,7 +474,7 @@ batch batch_options::make(graph_options const& go, graph const& g, std::int64_t 
     try {
       b = io::scale_weights(b, go.weight_scale);
     } catch (invalid_argument const& e) {
-      throw invalid_argument(batch_context(e, *origin, b));
+      throw invalid_argument(with_flags(batch_context(e, *origin, b)));
     }
     origin->scaled = true;
     std::ostringstream scale;

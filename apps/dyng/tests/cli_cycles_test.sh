@@ -102,7 +102,7 @@ wait
 expect_exit 2 "--seed: shapes the generated batch; ask for some --random-deletions" cycles "$tmp/ok.gr" -k 3 --random-deletions 0 --seed 4
 expect_exit 2 "--ignore-missing requires --updates" cycles "$tmp/ok.gr" -k 3 --ignore-missing
 expect_exit 2 "list" cycles "$data/generator/ring40.txt" -k 3 --list -4
-expect_exit 1 "dyng: error: .*max_cycles = 3000000000 is invalid" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
+expect_exit 2 "--list: '3000000000' is too large: at most 2147483647" cycles "$data/generator/ring40.txt" -k 3 --list 3000000000
 [[ ! -s "$tmp/out" ]] || { echo "FAIL: a refused --list printed"; failures=$((failures + 1)); }
 # Errors: message and exit code, nothing printed on stdout.
 printf -- '- 2 1\n' >"$tmp/absent.txt"
@@ -119,7 +119,7 @@ printf -- '+ 7 6000000000\n' > "$tmp/big_unknown.txt"
 expect_exit 1 "dyng: error: .*big_unknown.txt:1: vertex id 6000000000 is not in the graph file" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_unknown.txt"
 printf -- '+ 7 -3\n= -3 7 4\n' > "$tmp/big_reweight.txt"
 expect_exit 1 "dyng: error: --updates .*big_reweight.txt line 2: '=' changes an edge's weight, and cycles counts structure only" cycles "$tmp/big.txt" -k 3 --updates "$tmp/big_reweight.txt"
-expect_exit 2 "-k: expected a whole number of at least 2, or -1 \\(no bound\\), got '1'" cycles "$data/generator/ring40.txt" -k 1
+expect_exit 2 "-k: expected a whole number from 2 to 2147483647, or -1 \\(no bound\\), got '1'" cycles "$data/generator/ring40.txt" -k 1
 expect_exit 1 "dyng: error: .*glued_token.txt:2: expected" cycles "$data/errors/glued_token.txt" -k 3
 expect_exit 1 "dyng: error: .*500 deletions asked" cycles "$data/parser/tudataset_A.txt" -k 3 --deletes 500
 expect_exit 2 "" cycles "$data/generator/ring40.txt" -k 3 --updates "$tmp/b.txt" --deletes 2

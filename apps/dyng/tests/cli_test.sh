@@ -180,6 +180,15 @@ if [[ $(id -u) == 0 ]] && command -v runuser > /dev/null && chmod 755 "$tmp" &&
     [[ $(ls -A "$tmp/sticky") == distancesOriginal.txt && $(cat "$tmp/sticky/distancesOriginal.txt") == old ]] ||
     { echo "FAIL: a failed move into --out: $(cat "$tmp/err"); left $(ls -A "$tmp/sticky")"; failures=$((failures + 1)); }
 fi
+# A first line the format chosen by the file's name cannot read: the format it was read as, and the flag.
+printf 'c a DIMACS file named .txt\np sp 3 2\na 1 2 5\na 2 3 4\n' > "$tmp/dimacs.txt"
+expect_exit 1 "dimacs.txt:1: expected .*; read as snap \\(from the file's name\\); if it is another format, pass --format gr" sssp "$tmp/dimacs.txt"
+check "the flag it names" "$dyng" sssp "$tmp/dimacs.txt" --format gr
+# Values past an option's type are said with its range, not CLI11's "Could not convert" or clamped;
+# a refusal of the input carries no library source tag.
+expect_exit 2 "--repeat: '2147483648' is too large: at most 2147483647" sssp "$tmp/path.gr" --repeat 2147483648
+expect_exit 2 "--source: '9223372036854775808' is too large: at most 9223372036854775807" mosp "$tmp/path.gr" --source 9223372036854775808
+expect_exit 1 "^dyng: error: mosp::compute: lcm\\(pref\\).*use smaller preferences$" mosp "$tmp/path.gr" --weight-columns 1 --pref 9223372036854775807
 # A standard output that cannot take the report fails the run.
 if [[ -w /dev/full ]]; then
   "$dyng" info --json > /dev/full 2>"$tmp/err"

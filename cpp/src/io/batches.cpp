@@ -102,13 +102,13 @@ void parse_batch(std::string_view text, std::string_view name, batch_ids const& 
     }
     std::size_t count = 0;
     while (f.next(t)) {
-      if (count == k) fail(name, ln, "more than k = " + num(b.k()) + " weights in '" + excerpt(line) + "'");
+      if (count == k) fail(name, ln, "more than " + num(b.k()) + " weight(s), one per weight column, in '" + excerpt(line) + "'");
       w[count++] = batch_weight(t, name, ln, line, form);
     }
     if (count == 0 && op == '+') {
       std::fill(w.begin(), w.end(), 1.0);  // an unweighted insertion
     } else if (count != k) {
-      fail(name, ln, "expected k = " + num(b.k()) + " weights, got " + num(static_cast<std::int64_t>(count)) +
+      fail(name, ln, "expected " + num(b.k()) + " weight(s), one per weight column, got " + num(static_cast<std::int64_t>(count)) +
                          " in '" + excerpt(line) + "'");
     }
     if (op == '+') {

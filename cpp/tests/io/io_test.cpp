@@ -755,9 +755,9 @@ TEST(IoErrors, BatchFiles)
   EXPECT_EQ(batch_error("# c\n* 1 2\n", 1),
             "b.batch:2: expected '+ <u> <v> <w..>' or '- <u> <v>' or '= <u> <v> <w..>', got '* 1 2'");
   EXPECT_EQ(batch_error("- 1 2 3\n", 1), "b.batch:1: expected '- <u> <v>', got '- 1 2 3'");
-  EXPECT_EQ(batch_error("+ 0 1 3\n", 2), "b.batch:1: expected k = 2 weights, got 1 in '+ 0 1 3'");
-  EXPECT_EQ(batch_error("= 0 1\n", 1), "b.batch:1: expected k = 1 weights, got 0 in '= 0 1'");
-  EXPECT_EQ(batch_error("+ 0 1 1 2\n", 1), "b.batch:1: more than k = 1 weights in '+ 0 1 1 2'");
+  EXPECT_EQ(batch_error("+ 0 1 3\n", 2), "b.batch:1: expected 2 weight(s), one per weight column, got 1 in '+ 0 1 3'");
+  EXPECT_EQ(batch_error("= 0 1\n", 1), "b.batch:1: expected 1 weight(s), one per weight column, got 0 in '= 0 1'");
+  EXPECT_EQ(batch_error("+ 0 1 1 2\n", 1), "b.batch:1: more than 1 weight(s), one per weight column, in '+ 0 1 1 2'");
   EXPECT_EQ(batch_error("+ 0 1 -2\n", 1), "b.batch:1: negative weight -2; dyng needs non-negative weights");
   EXPECT_EQ(batch_error("- 0 1\n", 1, 1), "b.batch:1: vertex id 0 is below the first id 1 of this graph's file (1-based)");
   EXPECT_EQ(batch_error("- -1 1\n", 1), "b.batch:1: vertex id -1 is below the first id 0 (ids are 0-based)");
