@@ -714,8 +714,14 @@ class placement {
     std::error_code ec;
     bool all = true;
     for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) {
-      if (it->placed) std::filesystem::rename(it->to, it->from, ec), all = all && !ec;
-      if (!it->aside.empty()) std::filesystem::rename(it->aside, it->to, ec), all = all && !ec;
+      if (it->placed) {
+        std::filesystem::rename(it->to, it->from, ec);
+        all = all && !ec;
+      }
+      if (!it->aside.empty()) {
+        std::filesystem::rename(it->aside, it->to, ec);
+        all = all && !ec;
+      }
     }
     steps_.clear();
     return all;
