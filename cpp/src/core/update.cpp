@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "dyng/core/error.hpp"
 
@@ -26,6 +27,7 @@ void result_base::check_update(resources const&, graph const&, batch const&) con
 
 commit_stats update(resources const& res, graph& g, batch const& b, std::span<result_base* const> results)
 {
+  (void)std::as_const(g).impl();  // a moved-from graph says so, before its results are judged against it
   for (std::size_t i = 0; i < results.size(); ++i) {
     DYNG_EXPECTS(results[i] != nullptr, "dyng::update: result " + std::to_string(i) + " is null");
     for (std::size_t j = 0; j < i; ++j)

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "dyng/core/error.hpp"
+#include "graph/graph_impl.hpp"
 
 namespace dyng {
 namespace {
@@ -86,9 +87,14 @@ void batch::reserve(std::size_t insertions, std::size_t deletions)
   // A row holds at least two ids: counts past max_size / 2 (or whose weights overflow) are no
   // batch, and would surface as std::length_error or a wrapped size.
   auto const limit = ins_src_.max_size() / 2;
+  std::string const rows = "batch::reserve: " + std::to_string(insertions) + " insertions and " + std::to_string(deletions) + " deletions";
   DYNG_EXPECTS(insertions <= limit / static_cast<std::size_t>(k_) && deletions <= limit,
-               "batch::reserve: " + std::to_string(insertions) + " insertions and " + std::to_string(deletions) +
-                   " deletions are more rows than memory can hold; reserve what the batch will hold");
+               rows + " are more rows than memory can hold; reserve what the batch will hold");
+  // With overcommit a reservation past memory succeeds and fills in later (or is std::bad_alloc).
+  double const bytes = static_cast<double>(insertions) * (2.0 * sizeof(vertex_t) + 1 + 8.0 * k_) +
+                       static_cast<double>(deletions) * 2.0 * sizeof(vertex_t);
+  if (auto const short_by = detail::memory_shortfall(bytes); !short_by.empty())
+    throw invalid_argument(rows + " would " + short_by + "; reserve what the batch will hold");
   ins_src_.reserve(insertions);
   ins_dst_.reserve(insertions);
   ins_w_.reserve(insertions * static_cast<std::size_t>(k_));

@@ -259,6 +259,18 @@ void sort_row(It first, It last, Less less)
     for (It j = i; j != first && less(*j, *(j - 1)); --j) std::iter_swap(j, j - 1);
 }
 
+/// The builders' memory check, before any allocation (detail::build_bytes).
+template <class W>
+void check_build_memory(char const* fn, vertex_t n, graph_options const& opts)
+{
+  if (auto const short_by = detail::memory_shortfall(detail::build_bytes(n, opts.directed, opts.k, sizeof(W)));
+      !short_by.empty())
+    throw invalid_argument(std::string(fn) + ": not enough memory for a graph of " + std::to_string(n) + " vertices" +
+                           (opts.k > 1 ? " and " + std::to_string(opts.k) + " weight columns" : std::string()) +
+                           ": building it would " + short_by + "; pass the vertex count the edges need" +
+                           (opts.k > 1 ? " and fewer columns" : ""));
+}
+
 /// graph::from_edges's checks of its input, before any build.
 template <class W>
 void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t const> dst, std::span<W const> weights,
@@ -267,9 +279,7 @@ void check_edges(vertex_t n, std::span<vertex_t const> src, std::span<vertex_t c
   char const* fn = "graph::from_edges";
   check_options<W>(fn, opts);
   DYNG_EXPECTS(n >= 0, std::string(fn) + ": n=" + std::to_string(n) + "; the vertex count must be >= 0");
-  if (auto const short_by = detail::memory_shortfall(detail::build_bytes(n, opts.directed)); !short_by.empty())
-    throw invalid_argument(std::string(fn) + ": not enough memory for a graph of " + std::to_string(n) +
-                           " vertices: building it would " + short_by + "; pass the vertex count the edges need");
+  check_build_memory<W>(fn, n, opts);
   DYNG_EXPECTS(src.size() == dst.size(), std::string(fn) + ": " + std::to_string(src.size()) + " sources but " +
                                              std::to_string(dst.size()) + " targets; pass one of each per edge");
   std::size_t const m = src.size();
@@ -345,6 +355,7 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
                std::string(fn) + ": " + std::to_string(offsets.size() - 1) + " vertices; at most 2^31-1 are supported");
   auto const n = static_cast<vertex_t>(offsets.size() - 1);
   std::size_t const nn = idx(n);
+  check_build_memory<W>(fn, n, opts);
   DYNG_EXPECTS(offsets[0] == 0, std::string(fn) + ": offsets[0] is " + std::to_string(offsets[0]) + "; it must be 0");
   for (std::size_t v = 0; v < nn; ++v)
     DYNG_EXPECTS(offsets[v + 1] >= offsets[v], std::string(fn) + ": offsets[" + std::to_string(v + 1) + "]=" +
@@ -547,9 +558,11 @@ std::string num_str(double x)
   return ec == std::errc{} ? std::string(buf, end) : std::string("?");
 }
 
-double build_bytes(std::int64_t n, bool directed) noexcept
+double build_bytes(std::int64_t n, bool directed, int k, std::size_t weight_bytes) noexcept
 {
-  return static_cast<double>(n) * (directed ? 96 : 64);
+  double const spare_slots = directed ? 4 : 2;  // two a row, in each direction (slack_for)
+  double const more_weights = static_cast<double>(k) * static_cast<double>(weight_bytes) - 4;
+  return static_cast<double>(n) * ((directed ? 96 : 64) + spare_slots * more_weights);
 }
 
 double usable_memory(std::initializer_list<char const*> cgroup_limits)

@@ -241,12 +241,13 @@ DYNG_TEST_EXPORT std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl 
 /// allocation of more than memory holds succeeds and its pages fill in for minutes (or the
 /// process is killed), so the builders compare first. build_bytes: what building a graph of n
 /// vertices takes before any arc (its rows in both directions and the builder's per-vertex
-/// arrays: ~80 bytes a vertex measured for a directed graph, counted as 96; 64 undirected).
+/// arrays: ~80 bytes a vertex measured for a directed graph, counted as 96; 64 undirected), and
+/// every row's two spare slots' weights past one int32 column (k columns of `weight_bytes`).
 /// memory_shortfall: empty when
 /// `bytes` fit the memory the process may use (the physical memory, or its control group's limit
 /// when lower; or it is unknown), else the words for a message, "take 34.4 GB, this machine has
 /// 25.3 GB".
-DYNG_TEST_EXPORT double build_bytes(std::int64_t n, bool directed) noexcept;
+DYNG_TEST_EXPORT double build_bytes(std::int64_t n, bool directed, int k = 1, std::size_t weight_bytes = 4) noexcept;
 DYNG_TEST_EXPORT std::string memory_shortfall(double bytes);
 /// The memory the process may use: the physical memory, or the lowest limit read from
 /// `cgroup_limits` (a control group's, a container's: past it the process is killed, however much

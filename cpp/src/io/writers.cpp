@@ -305,6 +305,21 @@ void write_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
 void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t id_offset)
 {
   auto const k = static_cast<std::size_t>(b.k());
+  // What read_batch would refuse is refused here, before the file is touched: ids that the offset
+  // takes past the int64 range, weights that are negative or not finite.
+  auto const check_id = [&](vertex_t v) {
+    std::int64_t shifted = 0;
+    if (__builtin_add_overflow(std::int64_t{v}, id_offset, &shifted))
+      throw invalid_argument("io::write_batch: vertex " + std::to_string(v) + " + id_offset " + std::to_string(id_offset) +
+                             " leaves the int64 range of a batch file's ids; pass a smaller id_offset");
+  };
+  for (auto const ids : {b.erase_src(), b.erase_dst(), b.insert_src(), b.insert_dst(), b.change_src(), b.change_dst()})
+    for (vertex_t const v : ids) check_id(v);
+  for (auto const ws : {b.insert_weights(), b.change_weights()})
+    for (double const w : ws)
+      if (!std::isfinite(w) || w < 0)
+        throw invalid_argument("io::write_batch: a weight of " + dyng::detail::num_str(w) +
+                               ", which read_batch refuses (weights are finite and non-negative); fix the batch's row");
   output out(path);
   out << std::string_view("# dyng batch: '+ u v w..' insert, '- u v' delete, '= u v w..' set weights; k = ")
       << std::int64_t{b.k()} << std::string_view(", first id ") << id_offset << '\n';

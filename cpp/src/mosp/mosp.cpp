@@ -84,6 +84,7 @@ struct resolved {
 /// L = lcm(pref) they resolve to.
 resolved check_params(graph const& g, params const& p, char const* what)
 {
+  (void)g.impl();  // a moved-from graph says so (not "source 0 out of range [0, 0)")
   std::string const w = what;
   DYNG_EXPECTS(p.source >= 0 && p.source < g.num_vertices(),
                w + ": source " + std::to_string(p.source) + " out of range [0, " + std::to_string(g.num_vertices()) +

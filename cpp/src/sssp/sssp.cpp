@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "dyng/core/error.hpp"
@@ -18,6 +19,7 @@ namespace {
 
 void check_params(graph const& g, params const& p, char const* what)
 {
+  (void)g.impl();  // a moved-from graph says so (not "source 0 out of range [0, 0)")
   DYNG_EXPECTS(p.source >= 0 && p.source < g.num_vertices(),
                std::string(what) + ": source " + std::to_string(p.source) + " out of range [0, " +
                    std::to_string(g.num_vertices()) + "); vertex ids are 0-based");
@@ -270,6 +272,7 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
   check_params(g, p, "sssp::from_arrays");
   DYNG_EXPECTS(res.backend() != backend::cuda && g.impl().device == nullptr,
                "sssp::from_arrays: adopt arrays on a host graph with CPU resources");
+  (void)detail::choose(res, g.impl(), p);  // a pinned engine is checked now, as compute checks it
   auto const n = static_cast<std::size_t>(g.num_vertices());
   bool const int_dist = std::holds_alternative<std::vector<std::int64_t>>(distances);
   DYNG_EXPECTS(int_dist == (g.weight_type() == weight_type::int32),
@@ -285,10 +288,16 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
       [&](auto const& d) {
         using D = typename std::decay_t<decltype(d)>::value_type;
         auto const want = ref.distances<D>();
+        auto const text = [](D x) {  // a double's shortest exact text (to_string's six decimals lose small ones)
+          if constexpr (std::is_floating_point_v<D>)
+            return shortest(x);
+          else
+            return std::to_string(x);
+        };
         for (std::size_t v = 0; v < n; ++v)
-          DYNG_EXPECTS(d[v] == want[v], "sssp::from_arrays: distance of vertex " + std::to_string(v) + " is " +
-                                            std::to_string(d[v]) + ", the shortest path has " +
-                                            std::to_string(want[v]) + "; pass exact distances of this graph");
+          DYNG_EXPECTS(d[v] == want[v], "sssp::from_arrays: distance of vertex " + std::to_string(v) + " is " + text(d[v]) +
+                                            ", the shortest path has " + text(want[v]) +
+                                            "; pass exact distances of this graph");
       },
       distances);
   if (!canonicalize) {

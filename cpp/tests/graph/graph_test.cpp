@@ -94,6 +94,11 @@ TEST(BatchReserve, CountsNoMemoryHoldsAreAnInvalidArgument)
   EXPECT_THROW(b.reserve(std::numeric_limits<std::size_t>::max(), 0), invalid_argument);
   EXPECT_THROW(b.reserve(0, std::numeric_limits<std::size_t>::max()), invalid_argument);
   EXPECT_THROW(b.reserve(std::numeric_limits<std::size_t>::max() / 4, 0), invalid_argument);  // x3 weights wraps
+  // Counts that fit the address space but not the machine: refused, not std::bad_alloc.
+  if (!detail::memory_shortfall(1e15).empty()) {
+    EXPECT_THROW(b.reserve(std::size_t{1} << 40, 0), invalid_argument);
+    EXPECT_THROW(b.reserve(0, std::size_t{1} << 47), invalid_argument);
+  }
   b.reserve(10, 10);
   EXPECT_EQ(b.insertions(), 0U);
 }
@@ -141,11 +146,26 @@ TEST(GraphBuild, MoreDefaultWeightColumnsThanMemoryHoldsAreRefusedBeforeAllocati
     expect_invalid([&] {
       (void)graph::from_edges(res(), 2, std::vector<vertex_t>{0}, std::vector<vertex_t>{1},
                               std::span<std::int32_t const>{}, {.directed = directed, .k = k});
-    }, "opts.k=2147483647 weight columns of 1 for 1 edges would take");
+    }, "2147483647 weight columns");
   expect_invalid([&] {
     (void)graph::from_csr(res(), std::vector<edge_t>{0, 1, 1}, std::vector<vertex_t>{1},
                                 std::span<std::int32_t const>{}, {.k = k});
-  }, "ask for fewer columns");
+  }, "fewer columns");
+}
+
+TEST(GraphBuild, SpareSlotsOfManyColumnsAreBudgetedWithoutAnyEdge)
+{
+  // Every row gets two spare slots of k weights in each direction: with no edge at all, 100
+  // vertices of 2^30 columns would take ~1.7 TB (std::bad_alloc, or pages filling in, before).
+  constexpr int k = 1 << 30;
+  if (detail::memory_shortfall(detail::build_bytes(100, true, k, 4)).empty()) GTEST_SKIP() << "this machine holds them";
+  expect_invalid([&] {
+    (void)graph::from_edges(res(), 100, {}, {}, std::span<std::int32_t const>{}, {.k = k});
+  }, "not enough memory for a graph of 100 vertices and 1073741824 weight columns");
+  expect_invalid([&] {
+    (void)graph::from_csr(res(), std::vector<edge_t>(101, 0), {}, std::span<double const>{},
+                          {.k = k, .weight_type = weight_type::float64});
+  }, "pass the vertex count the edges need and fewer columns");
 }
 
 TEST(GraphBuild, DirectedRowsSortedByTargetWithInAdjacency)

@@ -876,6 +876,24 @@ TEST(IoBatch, RoundTripWithIdOffset)
   }
 }
 
+TEST(IoBatch, WriteRefusesWhatTheReaderWouldAndWritesNothing)
+{
+  temp_dir tmp;
+  auto const p = tmp.path() / "refused.batch";
+  batch ids;
+  ids.erase(5, 1);
+  EXPECT_THROW(io::write_batch(p, ids, std::numeric_limits<std::int64_t>::max()), invalid_argument);
+  io::write_batch(p, ids, std::numeric_limits<std::int64_t>::max() - 5);  // the largest that fits
+  EXPECT_EQ(io::read_batch(p, 1, batch_semantics::set, std::numeric_limits<std::int64_t>::max() - 5).erase_src()[0], 5);
+  std::filesystem::remove(p);
+  for (double const w : {std::nan(""), std::numeric_limits<double>::infinity(), -1.0}) {
+    batch b;
+    b.insert(0, 1, w);
+    EXPECT_THROW(io::write_batch(p, b), invalid_argument) << w;
+    EXPECT_FALSE(std::filesystem::exists(p)) << w;
+  }
+}
+
 TEST(IoBatch, MospRowsKeepTheirLines)
 {
   auto const dir = std::filesystem::path(::testing::TempDir()) / "dyng_mosp_lines";

@@ -279,6 +279,27 @@ TEST(Mosp, RejectsBadParametersAndChangesNothing)
   EXPECT_THROW((void)r.costs<double>(), invalid_argument);
 }
 
+TEST(Mosp, AMovedFromResultIsEmptyAndAMovedFromGraphSaysSo)
+{
+  auto const res = resources::sequential();
+  auto g = graph::from_edges(res, 3, std::vector<vertex_t>{0, 1}, std::vector<vertex_t>{1, 2},
+                             std::vector<std::int32_t>{1, 2, 3, 4}, {.k = 2});
+  auto r = mosp::compute(res, g, {.source = 0});
+  auto moved = std::move(r);
+  // NOLINTBEGIN(bugprone-use-after-move): the point
+  EXPECT_EQ(r.size(), 0);  // as its arrays: a loop to size() reads nothing
+  EXPECT_EQ(r.num_objectives(), 0);
+  EXPECT_EQ(moved.size(), 3);
+  auto taken = std::move(g);
+  try {
+    (void)mosp::compute(res, g, {.source = 0});
+    FAIL();
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("this graph was moved from"), std::string::npos) << e.what();
+  }
+  // NOLINTEND(bugprone-use-after-move)
+}
+
 TEST(Mosp, UpdateRefusesParamsOfAnotherResult)
 {
   // The source, objectives and preferences are fixed at compute; params() changes the strategy

@@ -303,6 +303,23 @@ TEST(Sssp, AMovedFromResultIsRefusedAsEmpty)
   // Nor does it match a moved-from graph, though neither has an identity left.
   auto taken = std::move(g);
   EXPECT_FALSE(r.is_current(g));
+  // Empty: no vertices, as its arrays (a loop to size() reads nothing).
+  EXPECT_EQ(r.size(), 0);
+  EXPECT_TRUE(r.parents().empty());
+  EXPECT_EQ(moved.size(), 0);  // self-moved
+  // The moved-from graph says so, in compute and in an update of a result of the graph it was.
+  auto const says_moved_from = [](auto&& call) {
+    try {
+      call();
+      return false;
+    } catch (invalid_argument const& e) {
+      return std::string(e.what()).find("this graph was moved from") != std::string::npos;
+    }
+  };
+  EXPECT_TRUE(says_moved_from([&] { (void)sssp::compute(res, g, {}); }));
+  auto current = sssp::compute(res, taken, {});
+  EXPECT_TRUE(says_moved_from([&] { dyng::update(res, g, batch().insert(0, 2, 1), current); }));
+  EXPECT_TRUE(current.is_current(taken));
   // NOLINTEND(bugprone-use-after-move)
 }
 
@@ -512,6 +529,9 @@ TEST(Sssp, FromArraysAdoptsExactResults)
   auto wrong = d;
   wrong[3] = 1;
   EXPECT_THROW((void)sssp::from_arrays(res, g, {.source = 0}, wrong, parents, true), invalid_argument);
+  // A pinned engine is checked as compute checks it, not at the first update.
+  EXPECT_THROW((void)sssp::from_arrays(res, g, {.source = 0, .engine = "no.such.engine"}, d, parents, false),
+               invalid_argument);
   // Each refusal names what is wrong and the remedy.
   auto const message = [&](auto&& distances, std::vector<vertex_t> const& p, bool canonicalize) {
     try {
@@ -527,6 +547,16 @@ TEST(Sssp, FromArraysAdoptsExactResults)
             std::string::npos);
   EXPECT_NE(message(std::vector<std::int64_t>(3, 0), parents, true).find("expected 4 distances and parents, got 3 and 4"),
             std::string::npos);
+  // float64 distances in their shortest exact text (not to_string's 0.000000 for both).
+  auto fg = graph::from_edges(res, 2, std::vector<vertex_t>{0}, std::vector<vertex_t>{1}, std::vector<double>{2e-7},
+                              {.weight_type = weight_type::float64});
+  try {
+    (void)sssp::from_arrays(res, fg, {.source = 0}, std::vector<double>{0, 3e-7}, {no_vertex, 0}, true);
+    FAIL();
+  } catch (invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("distance of vertex 1 is 3e-07, the shortest path has 2e-07"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Sssp, CloneIsIndependent)

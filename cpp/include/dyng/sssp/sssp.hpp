@@ -108,7 +108,8 @@ class DYNG_EXPORT result final : public result_base {
   /// objective are the tree's own, fixed at compute: an update refuses params() that name others.
   [[nodiscard]] sssp::params& params() noexcept { return params_; }
   [[nodiscard]] sssp::stats const& last_stats() const noexcept { return stats_; }
-  [[nodiscard]] vertex_t size() const noexcept { return n_; }
+  /// Vertices: 0 for an empty (moved-from) result, which matches no graph.
+  [[nodiscard]] vertex_t size() const noexcept { return graph_id() != 0 ? n_ : 0; }
 
   /// A deep copy (device arrays too).
   [[nodiscard]] result clone() const;
