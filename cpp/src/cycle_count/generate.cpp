@@ -113,6 +113,7 @@ batch generate_batch(graph const& g, generator_options const& o)
   DYNG_EXPECTS(o.deletions <= candidates.size(),
                "cycle_count::generate_batch: " + std::to_string(o.deletions) + " deletions asked, the graph has " +
                    std::to_string(candidates.size()) + " arcs" + (o.window ? " inside the window" : "") +
+                   (arcs.size() < csr.targets.size() ? " besides self-loops" : "") +
                    "; ask for fewer");
   auto const width = static_cast<std::uint64_t>(hi - lo + 1);
   std::uint64_t const absent = width * (width - 1) - candidates.size();

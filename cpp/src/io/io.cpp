@@ -242,9 +242,11 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
       throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
                      " vertices and " + std::to_string(el.size()) + " arcs; check the file's header");
     } catch (invalid_argument const& e) {
-      // The rows are parsed and in range, so the graph refuses only a repeated arc
-      // (duplicates = error): a problem of the file, named as such.
-      throw io_error(std::string(name) + ": " + e.what() + " (edges counted from 0 in file order; read_options::duplicates)");
+      // The rows are parsed and in range: a repeated arc (duplicates = error) is a problem of
+      // the file, named as such; anything else is the options' (told as the graph tells it).
+      std::string const what = e.what();
+      if (what.find("remove the duplicate") == std::string::npos) throw;
+      throw io_error(std::string(name) + ": " + what + " (edges counted from 0 in file order; read_options::duplicates)");
     }
   }();
 

@@ -196,7 +196,13 @@ edge_list parse_edge_list(std::string_view text, std::string_view name, parse_op
       if (auto const at = body.find("Nodes:"); at != std::string_view::npos) {
         fields f(body.substr(at + 6));
         std::int64_t nodes = 0;
-        if (f.next(t) && to_int(t, nodes) && nodes > 0 && nodes <= max_vertices) announced_n = nodes;
+        if (f.next(t) && to_int(t, nodes)) {  // other text after "Nodes:" is a comment like any
+          if (nodes < 0 || nodes > max_vertices)
+            fail(name, lr.line_no(), "'" + std::string(body) + "' announces " + std::to_string(nodes) +
+                                         " vertices; a graph has 0 to " + std::to_string(max_vertices) +
+                                         "; fix the count or remove the line");
+          if (nodes > 0) announced_n = nodes;
+        }
       }
       continue;
     }

@@ -391,6 +391,10 @@ TEST(IoRead, SnapNodesCommentKeepsIsolatedVertices)
   EXPECT_EQ(f.graph.num_vertices(), 10);
   auto const g = io::read_graph_from_memory(res, "7 3\n", {}, "m.txt");
   EXPECT_EQ(g.graph.num_vertices(), 8);
+  // A count no graph has is refused with its line (it was ignored); other text is a comment.
+  EXPECT_THROW((void)io::read_graph_from_memory(res, "# Nodes: 99999999999\n0 1\n", {}, "n.txt"), io_error);
+  EXPECT_THROW((void)io::read_graph_from_memory(res, "# Nodes: -5\n0 1\n", {}, "n.txt"), io_error);
+  EXPECT_EQ(io::read_graph_from_memory(res, "# Nodes: many\n0 1\n", {}, "n.txt").graph.num_vertices(), 2);
 }
 
 TEST(IoRead, EmptyEdgeList)
@@ -976,6 +980,13 @@ TEST(IoRoundTrip, EveryWritableFormat)
                 .find("io::write_mosp_batch: insertion 1's weight is 2147483648;"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(tmp.path() / "i.txt"));
+  // A CSR its reader would refuse is refused before anything is written.
+  for (host_csr const& bad : {host_csr{{0, 3, 1}, {0}, std::vector<std::int32_t>{1}},
+                              host_csr{{0, 1}, {7}, std::vector<std::int32_t>{1}},
+                              host_csr{{0, 1}, {0}, std::vector<std::int32_t>{-4}}}) {
+    EXPECT_THROW(io::write_mosp_csr(tmp.path() / "bad", bad, 1), invalid_argument);
+    EXPECT_FALSE(fs::exists(tmp.path() / "bad"));
+  }
 }
 
 TEST(IoRoundTrip, UndirectedFloatAndMultiColumn)
