@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/enumerators.hpp"
 #include "dyng/core/error.hpp"
 #include "graph/graph_impl.hpp"
 
@@ -33,6 +34,8 @@ batch::batch(int k, batch_semantics semantics, missing_edge policy)
     : k_(k), semantics_(semantics), policy_(policy)
 {
   DYNG_EXPECTS(k >= 1, "batch: k=" + std::to_string(k) + " weight columns; k must be at least 1");
+  detail::expect_enumerator(semantics, batch_semantics::mosp, "batch: semantics");
+  detail::expect_enumerator(policy, missing_edge::ignore, "batch: policy");
 }
 
 batch& batch::insert(vertex_t u, vertex_t v, std::span<double const> w)

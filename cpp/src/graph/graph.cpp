@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/enumerators.hpp"
 #include "dyng/core/error.hpp"
 #include "graph/graph_impl.hpp"
 #include "graph/layout.hpp"
@@ -53,6 +54,8 @@ bool valid_weight(W w) noexcept
 template <class W>
 void check_options(char const* fn, graph_options const& opts)
 {
+  detail::expect_enumerator(opts.weight_type, weight_type::float64, std::string(fn) + ": opts.weight_type");
+  detail::expect_enumerator(opts.duplicates, duplicate_edges::error, std::string(fn) + ": opts.duplicates");
   DYNG_EXPECTS(opts.k >= 1, std::string(fn) + ": opts.k=" + std::to_string(opts.k) +
                                 "; a graph needs at least one weight column");
   DYNG_EXPECTS(opts.weight_type == weight_type_of<W>(),

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/enumerators.hpp"
 #include "graph/batch_copy.hpp"
 #include "graph/graph_impl.hpp"
 #include "io/parse.hpp"
@@ -145,6 +146,9 @@ detail::parse_options parse_opts(read_options const& o)
 void check_options(read_options const& o)
 {
   DYNG_EXPECTS(o.k >= 1, "read_options::k is " + std::to_string(o.k) + "; it must be >= 1");
+  dyng::detail::expect_enumerator(o.format, format::mosp_csr, "read_options::format");
+  if (o.weight_type) dyng::detail::expect_enumerator(*o.weight_type, weight_type::float64, "read_options::weight_type");
+  dyng::detail::expect_enumerator(o.duplicates, duplicate_edges::error, "read_options::duplicates");
   for (auto const& c : o.tntp_columns)
     DYNG_EXPECTS(!c.empty(), "read_options::tntp_columns holds an empty name");
   if (o.weight_scale) {

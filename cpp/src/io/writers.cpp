@@ -12,6 +12,7 @@
 #include <string>
 #include <system_error>
 
+#include "core/enumerators.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/io/io.hpp"
 #include "graph/graph_impl.hpp"
@@ -358,6 +359,7 @@ void write_cycle_histogram(std::filesystem::path const& path, std::span<std::uin
 
 void write_graph(std::filesystem::path const& path, graph const& g, write_options const& opts)
 {
+  dyng::detail::expect_enumerator(opts.format, format::mosp_csr, "write_graph: write_options::format");
   auto f = opts.format;
   if (f == format::automatic) f = detail::format_from_name(path.filename().string());
   if (f == format::automatic) {

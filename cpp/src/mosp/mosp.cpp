@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enumerators.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
 #include "core/dispatch.hpp"
@@ -85,6 +86,8 @@ struct resolved {
 resolved check_params(graph const& g, params const& p, char const* what)
 {
   (void)g.impl();  // a moved-from graph says so (not "source 0 out of range [0, 0)")
+  dyng::detail::expect_enumerator(p.strategy, sssp::strategy::recompute, std::string(what) + ": params.strategy");
+  dyng::detail::expect_enumerator(p.combined, combined_update::rebuild, std::string(what) + ": params.combined");
   std::string const w = what;
   DYNG_EXPECTS(p.source >= 0 && p.source < g.num_vertices(),
                w + ": source " + std::to_string(p.source) + " out of range [0, " + std::to_string(g.num_vertices()) +

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "core/enumerators.hpp"
 #include "dyng/core/error.hpp"
 #include "dyng/core/profiler.hpp"
 #include "core/dispatch.hpp"
@@ -20,6 +21,7 @@ namespace {
 void check_params(graph const& g, params const& p, char const* what)
 {
   (void)g.impl();  // a moved-from graph says so (not "source 0 out of range [0, 0)")
+  dyng::detail::expect_enumerator(p.strategy, strategy::recompute, std::string(what) + ": params.strategy");
   DYNG_EXPECTS(p.source >= 0 && p.source < g.num_vertices(),
                std::string(what) + ": source " + std::to_string(p.source) + " out of range [0, " +
                    std::to_string(g.num_vertices()) + "); vertex ids are 0-based");

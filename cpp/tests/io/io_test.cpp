@@ -898,6 +898,34 @@ TEST(IoBatch, WriteRefusesWhatTheReaderWouldAndWritesNothing)
   }
 }
 
+TEST(IoEnums, ValuesACastMadeAreRefusedByName)
+{
+  // A switch on such a value took some case's path silently: a batch of semantics 7 ignored a
+  // missing edge under missing_edge::error, format 99 wrote snap.
+  auto const says = [](auto&& call, std::string const& part) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for " << part;
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  says([] { batch(1, static_cast<batch_semantics>(7)); }, "batch: semantics is 7, none of its named values");
+  says([] { batch(1, batch_semantics::set, static_cast<missing_edge>(7)); }, "batch: policy is 7");
+  std::vector<vertex_t> const s{0}, d{1};
+  says([&] { (void)graph::from_edges(res, 2, s, d, std::vector<std::int32_t>{1}, {.duplicates = static_cast<duplicate_edges>(9)}); },
+       "opts.duplicates is 9");
+  says([&] { (void)graph::from_edges(res, 2, s, d, std::vector<std::int32_t>{1}, {.weight_type = static_cast<weight_type>(7)}); },
+       "opts.weight_type is 7");
+  says([] { (void)io::read_graph_from_memory(res, "0 1\n", {.format = static_cast<io::format>(99)}); },
+       "read_options::format is 99");
+  temp_dir tmp;
+  auto const g = graph::from_edges(res, 2, s, d, std::vector<std::int32_t>{1}, {});
+  says([&] { io::write_graph(tmp.path() / "g.txt", g, {.format = static_cast<io::format>(99)}); },
+       "write_options::format is 99");
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() / "g.txt"));
+}
+
 TEST(IoBatch, MospRowsKeepTheirLines)
 {
   auto const dir = std::filesystem::path(::testing::TempDir()) / "dyng_mosp_lines";

@@ -256,6 +256,7 @@ TEST(Mosp, RejectsBadParametersAndChangesNothing)
   };
   expect_message({.source = 10}, "source 10 out of range [0, 10)");
   expect_message({.source = -1}, "source -1 out of range");
+  expect_message({.combined = static_cast<mosp::combined_update>(7)}, "params.combined is 7, none of its named values");
   expect_message({.objectives = {0, 2}}, "objective 2 out of range [0, 2)");
   expect_message({.objectives = {1, 1}}, "objective 1 is listed twice");
   expect_message({.pref = {1}}, "pref has 1 value(s), expected one per objective (K = 2)");

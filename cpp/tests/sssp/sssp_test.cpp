@@ -233,6 +233,7 @@ TEST(Sssp, RejectsBadParameters)
   EXPECT_THROW((void)sssp::compute(res, g, {.source = -1}), invalid_argument);
   EXPECT_THROW((void)sssp::compute(res, g, {.objective = 1}), invalid_argument);
   EXPECT_THROW((void)sssp::compute(res, g, {.engine = "no.such.engine"}), invalid_argument);
+  EXPECT_THROW((void)sssp::compute(res, g, {.strategy = static_cast<sssp::strategy>(9)}), invalid_argument);  // a cast's value
   try {
     (void)sssp::compute(res, g, {.source = 7});
     FAIL();
