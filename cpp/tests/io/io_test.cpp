@@ -903,12 +903,8 @@ TEST(IoEnums, ValuesACastMadeAreRefusedByName)
   // A switch on such a value took some case's path silently: a batch of semantics 7 ignored a
   // missing edge under missing_edge::error, format 99 wrote snap.
   auto const says = [](auto&& call, std::string const& part) {
-    try {
-      call();
-      ADD_FAILURE() << "no error for " << part;
-    } catch (invalid_argument const& e) {
-      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-    }
+    auto const what = error_of<invalid_argument>(call);
+    EXPECT_NE(what.find(part), std::string::npos) << what;
   };
   says([] { batch(1, static_cast<batch_semantics>(7)); }, "batch: semantics is 7, none of its named values");
   says([] { batch(1, batch_semantics::set, static_cast<missing_edge>(7)); }, "batch: policy is 7");
