@@ -32,11 +32,15 @@ vertex_t batch_vertex(std::string_view field, batch_ids const& ids, std::string_
   std::int64_t const id_offset = ids.offset;
   if (id < id_offset) {
     fail(name, line, "vertex id " + num(id) + " is below the first id " + num(id_offset) +
-                         (id_offset == 1 ? " of this graph's file (1-based)" : " (ids are 0-based)"));
+                         (id_offset == 1   ? " of this graph's file (1-based)"
+                          : id_offset == 0 ? " (ids are 0-based)"
+                                           : ""));
   }
   // id - id_offset > max_id, without overflow for a negative offset (id >= id_offset holds)
   bool const too_large = id_offset < 0 ? id > max_id + id_offset : id - id_offset > max_id;
-  if (too_large) fail(name, line, "vertex id " + num(id) + " exceeds the supported maximum");
+  if (too_large)
+    fail(name, line, "vertex id " + num(id) + " is past the last id a batch can name, the first id " + num(id_offset) +
+                         " plus " + num(max_id));
   return static_cast<vertex_t>(id - id_offset);
 }
 

@@ -14,6 +14,7 @@ namespace dyng::mosp {
 void write_files(std::filesystem::path const& directory, result const& r, std::string_view suffix)
 {
   namespace fs = std::filesystem;
+  DYNG_EXPECTS(r.graph_id() != 0, "mosp::write_files: the result is empty (moved from); compute a new one");
   // Each file is written under a temporary name beside its own and renamed into place once all
   // are written, so a failure while writing (a full disk, a file where a directory goes) leaves
   // the directory as it was, not a mix of new files and old ones; directories this call made are

@@ -563,6 +563,7 @@ template std::span<double const> result::costs<double>() const;
 
 result result::clone() const
 {
+  DYNG_EXPECTS(graph_id() != 0, "mosp::result::clone: the result is empty (moved from); compute a new one");
   auto g = combined_.clone();  // a new identity: the clone's combined tree is stamped with it
   auto t = combined_tree_.clone();
   sssp::access::stamp(t, g);

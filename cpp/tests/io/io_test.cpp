@@ -765,6 +765,11 @@ TEST(IoErrors, BatchFiles)
   EXPECT_EQ(batch_error("+ 0 1 -2\n", 1), "b.batch:1: negative weight -2; dyng needs non-negative weights");
   EXPECT_EQ(batch_error("- 0 1\n", 1, 1), "b.batch:1: vertex id 0 is below the first id 1 of this graph's file (1-based)");
   EXPECT_EQ(batch_error("- -1 1\n", 1), "b.batch:1: vertex id -1 is below the first id 0 (ids are 0-based)");
+  // Offsets at the int64 ends: the range a batch can name, not "0-based" or "the supported maximum".
+  EXPECT_EQ(batch_error("- 0 1\n", 1, std::numeric_limits<std::int64_t>::max()),
+            "b.batch:1: vertex id 0 is below the first id 9223372036854775807");
+  EXPECT_EQ(batch_error("- 0 1\n", 1, std::numeric_limits<std::int64_t>::min()),
+            "b.batch:1: vertex id 0 is past the last id a batch can name, the first id -9223372036854775808 plus 2147483647");
   EXPECT_NE(io_error_of([] { (void)io::read_mosp_batch(data_dir / "nope.txt", {}, 1); }).find("nope.txt"),
             std::string::npos);
   // A MOSP insertion row's form names its weight columns: one, or from w0.

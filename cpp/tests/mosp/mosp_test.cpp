@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -291,6 +293,16 @@ TEST(Mosp, AMovedFromResultIsEmptyAndAMovedFromGraphSaysSo)
   EXPECT_EQ(r.size(), 0);  // as its arrays: a loop to size() reads nothing
   EXPECT_EQ(r.num_objectives(), 0);
   EXPECT_EQ(moved.size(), 3);
+  for (auto const& call : std::vector<std::function<void()>>{[&] { (void)r.clone(); },
+                                                               [&] { mosp::write_files("unwritten", r, "Original"); }}) {
+    try {
+      call();
+      ADD_FAILURE() << "no error";
+    } catch (invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find("the result is empty (moved from)"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists("unwritten"));
   auto taken = std::move(g);
   try {
     (void)mosp::compute(res, g, {.source = 0});
