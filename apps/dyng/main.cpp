@@ -58,7 +58,7 @@ int main(int argc, char** argv)
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
       ->delimiter(',')->allow_extra_args(false)->check(at_least(0, int_max));
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
-      ->delimiter(',')->allow_extra_args(false)->check(at_least(1));
+      ->delimiter(',')->allow_extra_args(false)->check(at_least(1, int64_max));
   mosp.batch.add_to(*mp);
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));

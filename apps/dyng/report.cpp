@@ -354,9 +354,12 @@ io::graph_file load(resources const& res, graph_options const& o, double* load_m
   auto const start = std::chrono::steady_clock::now();
   // A first line the format the file's name chose cannot read: likely another format's.
   auto const hint = [&](std::string what) {
-    if (ro.format == io::format::automatic && what.find(":1: expected '") != std::string::npos)
-      what += "; read as " + std::string(io::to_string(io::format_from_path(path))) +
-              " (from the file's name); if it is another format, pass --format gr, snap, mtx, csv, tntp or csr";
+    if (ro.format == io::format::automatic && what.find(":1: expected '") != std::string::npos) {
+      auto const by_name = io::format_from_path(path);
+      what += by_name == io::format::automatic ? std::string("; the format was judged by the content")
+                                               : "; read as " + std::string(io::to_string(by_name)) + " (from the file's name)";
+      what += "; if it is another format, pass --format gr, snap, mtx, csv, tntp or csr";
+    }
     return what;
   };
   auto gf = [&] {
@@ -805,8 +808,9 @@ void output_guard::keep()
                          "; move it away or choose another --out (nothing was written)");
         fs::create_directories(place_);
         moved.move_into(staging_, place_);
-        moved.drop_asides();
-        fs::remove_all(staging_);
+        moved.drop_asides();  // the output is in place: what is left is tidying
+        std::error_code ec;
+        fs::remove_all(staging_, ec);
       }
     }
   } catch (fs::filesystem_error const& e) {
@@ -814,7 +818,7 @@ void output_guard::keep()
     auto const at = moved.current().empty() ? place_ : moved.current();
     throw io_error("moving the output into " + path_.string() + " failed at " + at.string() + ": " +
                    e.code().message() + "; check that it is writable" +
-                   (restored ? " (nothing was changed)" : " (some of the output may be there: putting back the files before it failed)"));
+                   (restored ? " (nothing was changed)" : " (putting back the files moved before it failed too: a part of the output is there)"));
   }
   path_.clear();  // kept: the destructor has nothing to undo
 }

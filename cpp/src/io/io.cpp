@@ -235,7 +235,9 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   };
   // A header may announce more vertices than memory holds: said here with the file's name
   // (graph::from_edges refuses it too, without the file's name).
-  if (auto const short_by = dyng::detail::memory_shortfall(dyng::detail::build_bytes(el.n, directed)); !short_by.empty())
+  if (auto const short_by = dyng::detail::memory_shortfall(
+          dyng::detail::build_bytes(el.n, directed, k, wt == weight_type::int32 ? sizeof(std::int32_t) : sizeof(double)));
+      !short_by.empty())
     throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
                    " vertices: building it would " + short_by + "; check the file's header");
   auto g = [&] {

@@ -275,6 +275,7 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
   DYNG_EXPECTS(res.backend() != backend::cuda && g.impl().device == nullptr,
                "sssp::from_arrays: adopt arrays on a host graph with CPU resources");
   (void)detail::choose(res, g.impl(), p);  // a pinned engine is checked now, as compute checks it
+  check_float_sums(g, p.objective, largest_float_weight(g.impl(), p.objective), "sssp::from_arrays", "");
   auto const n = static_cast<std::size_t>(g.num_vertices());
   bool const int_dist = std::holds_alternative<std::vector<std::int64_t>>(distances);
   DYNG_EXPECTS(int_dist == (g.weight_type() == weight_type::int32),
