@@ -198,8 +198,9 @@ def test_an_undirected_networkx_graph_read_as_directed_keeps_both_arcs() -> None
 def test_weight_column_counts_past_int32_or_memory_are_refused() -> None:
     with pytest.raises(dyng.InvalidArgumentError, match=r"k=2147483648; .* \[1, 2\^31 - 1\]"):
         dyng.Graph([0], [1], k=2**31)
-    # Columns of 1 the build would make: budgeted against memory before any is allocated.
-    with pytest.raises(dyng.InvalidArgumentError, match="weight columns of 1 for 1000 edges would take .*; ask for fewer"):
+    # Columns the build would make (the rows' spare slots, then the weights of 1, whichever a
+    # machine's memory refuses first): budgeted against memory before any is allocated.
+    with pytest.raises(dyng.InvalidArgumentError, match="2147483647 weight columns.* would take .*fewer columns"):
         dyng.Graph(np.zeros(1000, np.int32), np.ones(1000, np.int32), k=2**31 - 1)
 
 
