@@ -238,8 +238,9 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   if (auto const short_by = dyng::detail::memory_shortfall(
           dyng::detail::build_bytes(el.n, directed, k, wt == weight_type::int32 ? sizeof(std::int32_t) : sizeof(double)));
       !short_by.empty())
-    throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) +
-                   " vertices: building it would " + short_by + "; check the file's header");
+    throw io_error(std::string(name) + ": not enough memory for a graph of " + std::to_string(el.n) + " vertices" +
+                   (k > 1 ? " and " + std::to_string(k) + " weight columns" : std::string()) + ": building it would " +
+                   short_by + "; check the file's header" + (k > 1 ? ", or ask for fewer columns" : ""));
   auto g = [&] {
     try {
       return wt == weight_type::int32 ? make(convert<std::int32_t>(el.weights)) : make(el.weights);
