@@ -193,6 +193,8 @@ graph_file build(resources const& res, edge_list el, read_options const& opts, s
   if (weighted) {
     weights_desc = "weights from the file (" + std::to_string(k) + " column" + (k > 1 ? "s" : "") + ")";
     if (scaled) weights_desc += " times " + detail::scale_text(*opts.weight_scale) + ", rounded to integers";
+    if (el.scaled_to_zero > 0)  // said, since it changes what the weights mean
+      weights_desc += " (" + std::to_string(el.scaled_to_zero) + " positive weight(s) rounded to 0: a larger scale keeps them)";
   } else if (opts.random_weight_seed) {
     el.weights = {};
     std::vector<std::int32_t> gen(arcs * static_cast<std::size_t>(k));

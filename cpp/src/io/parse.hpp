@@ -47,6 +47,7 @@ struct edge_list {
   std::int64_t id_offset = 0;
   std::vector<std::string> weight_names;
   std::string summary;             ///< what was read, for graph_file::description
+  std::int64_t scaled_to_zero = 0; ///< positive file weights the weight scale rounded to 0
 
   [[nodiscard]] std::size_t size() const noexcept { return dst.size(); }
   [[nodiscard]] bool is_csr() const noexcept { return !offsets.empty(); }

@@ -26,14 +26,16 @@ void reserve_rows(std::vector<T>& v, std::int64_t announced, std::size_t text_by
   v.reserve(std::min(want, cap));
 }
 
-/// w times the options' weight scale, rounded (every reader's weights, `field` as the file has it).
-double scaled_or_fail(double w, std::string_view field, std::string_view name, std::int64_t line,
+/// w times the options' weight scale, rounded (every reader's weights, `field` as the file has
+/// it); a positive weight rounded to 0 is counted in `el`, whose description says so.
+double scaled_or_fail(edge_list& el, double w, std::string_view field, std::string_view name, std::int64_t line,
                       parse_options const& opts)
 {
   auto const scaled = scaled_weight(w, *opts.weight_scale);
   if (!scaled)
     fail(name, line, "weight " + excerpt(field) + " times the weight scale " + scale_text(*opts.weight_scale) +
                          " exceeds the int32 range; read with a smaller weight_scale");
+  if (w > 0 && *scaled == 0) ++el.scaled_to_zero;
   return *scaled;
 }
 
@@ -55,7 +57,7 @@ void take_weight(edge_list& el, std::string_view field, std::string_view name, s
                          "; dyng needs non-negative weights (to ignore the file's weights, read with "
                          "file_weights = false)");
   if (opts.weight_scale) {
-    el.weights.push_back(scaled_or_fail(w, field, name, line, opts));
+    el.weights.push_back(scaled_or_fail(el, w, field, name, line, opts));
     return;
   }
   bool const fits_int = integral && w <= int32_max;
@@ -555,7 +557,7 @@ edge_list parse_mosp_csr(std::string_view row_ptr, std::string_view col_ind, std
         if (w > std::numeric_limits<std::int32_t>::max())
           fail(names[2], ln, "weight " + num(w) + " exceeds the int32 range of the MOSP format");
         if (opts.file_weights)
-          el.weights.push_back(opts.weight_scale ? scaled_or_fail(static_cast<double>(w), t, names[2], ln, opts)
+          el.weights.push_back(opts.weight_scale ? scaled_or_fail(el, static_cast<double>(w), t, names[2], ln, opts)
                                                  : static_cast<double>(w));
         ++count;
       } while (f.next(t));

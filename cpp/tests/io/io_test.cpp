@@ -458,6 +458,12 @@ TEST(IoRead, WeightScaleMakesFixedPointInt32Weights)
   o.weight_scale = 2.5;
   auto const e = io::read_graph_from_memory(res, "0 1 3\n1 2 1\n", o, "e.txt");
   EXPECT_EQ(arcs_of(e.graph), (std::vector<arc>{{0, 1, {8}}, {1, 2, {3}}}));  // 7.5 -> 8, 2.5 -> 3
+  EXPECT_EQ(e.description.find("rounded to 0"), std::string::npos) << e.description;
+  // A positive weight the scale rounds to 0 is said in the description (a zero weight is not).
+  auto const z = io::read_graph_from_memory(res, "0 1 0.1\n1 2 0\n2 0 0.2\n", o, "z.txt");
+  EXPECT_EQ(arcs_of(z.graph), (std::vector<arc>{{0, 1, {0}}, {1, 2, {0}}, {2, 0, {1}}}));  // 0.25 -> 0, 0.5 -> 1
+  EXPECT_NE(z.description.find("(1 positive weight(s) rounded to 0: a larger scale keeps them)"), std::string::npos)
+      << z.description;
   // The MOSP triplet's integer weights too (they were read unscaled, though the description and
   // the batches read with the same scale said otherwise).
   io::read_options csr_scaled;
