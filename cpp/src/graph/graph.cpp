@@ -359,26 +359,11 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
   auto const n = static_cast<vertex_t>(offsets.size() - 1);
   std::size_t const nn = idx(n);
   check_build_memory<W>(fn, n, opts);
-  DYNG_EXPECTS(offsets[0] == 0, std::string(fn) + ": offsets[0] is " + std::to_string(offsets[0]) + "; it must be 0");
-  for (std::size_t v = 0; v < nn; ++v)
-    DYNG_EXPECTS(offsets[v + 1] >= offsets[v], std::string(fn) + ": offsets[" + std::to_string(v + 1) + "]=" +
-                                                   std::to_string(offsets[v + 1]) + " < offsets[" + std::to_string(v) +
-                                                   "]=" + std::to_string(offsets[v]) + "; offsets must not decrease");
-  DYNG_EXPECTS(idx(offsets[nn]) == targets.size(),
-               std::string(fn) + ": offsets[n]=" + std::to_string(offsets[nn]) + " but " +
-                   std::to_string(targets.size()) + " targets; offsets[n] must equal the number of targets");
+  detail::check_csr(fn, offsets, targets);
   std::size_t const m = targets.size();
   std::size_t const k = static_cast<std::size_t>(opts.k);
   // Source of arc e, for messages only (binary search on the offsets).
-  auto source_of = [&](std::size_t e) {
-    auto const it = std::upper_bound(offsets.begin(), offsets.end(), static_cast<edge_t>(e));
-    return static_cast<vertex_t>(it - offsets.begin() - 1);
-  };
-  for (std::size_t e = 0; e < m; ++e)
-    DYNG_EXPECTS(targets[e] >= 0 && targets[e] < n,
-                 std::string(fn) + ": arc " + std::to_string(e) + " " + edge_str(source_of(e), targets[e]) +
-                     ": vertex " + std::to_string(targets[e]) + " out of range [0, " + std::to_string(n) +
-                     "); ids are 0-based");
+  auto source_of = [&](std::size_t e) { return detail::csr_source(offsets, e); };
   check_weights<W>(fn, "arc", m, weights, opts.k, [&](std::size_t e) { return std::pair{source_of(e), targets[e]}; });
 
   compact<W> c;
@@ -561,9 +546,35 @@ std::string num_str(double x)
   return ec == std::errc{} ? std::string(buf, end) : std::string("?");
 }
 
+vertex_t csr_source(std::span<edge_t const> offsets, std::size_t e) noexcept
+{
+  auto const it = std::upper_bound(offsets.begin(), offsets.end(), static_cast<edge_t>(e));
+  return static_cast<vertex_t>(it - offsets.begin() - 1);
+}
+
+void check_csr(char const* fn, std::span<edge_t const> offsets, std::span<vertex_t const> targets)
+{
+  DYNG_EXPECTS(!offsets.empty(), std::string(fn) + ": offsets is empty; pass n+1 offsets (at least {0})");
+  auto const nn = offsets.size() - 1;
+  auto const n = static_cast<std::int64_t>(nn);
+  DYNG_EXPECTS(offsets[0] == 0, std::string(fn) + ": offsets[0] is " + std::to_string(offsets[0]) + "; it must be 0");
+  for (std::size_t v = 0; v < nn; ++v)
+    DYNG_EXPECTS(offsets[v + 1] >= offsets[v], std::string(fn) + ": offsets[" + std::to_string(v + 1) + "]=" +
+                                                   std::to_string(offsets[v + 1]) + " < offsets[" + std::to_string(v) +
+                                                   "]=" + std::to_string(offsets[v]) + "; offsets must not decrease");
+  DYNG_EXPECTS(idx(offsets[nn]) == targets.size(),
+               std::string(fn) + ": offsets[n]=" + std::to_string(offsets[nn]) + " but " +
+                   std::to_string(targets.size()) + " targets; offsets[n] must equal the number of targets");
+  for (std::size_t e = 0; e < targets.size(); ++e)
+    DYNG_EXPECTS(targets[e] >= 0 && targets[e] < n,
+                 std::string(fn) + ": arc " + std::to_string(e) + " " + edge_str(csr_source(offsets, e), targets[e]) +
+                     ": vertex " + std::to_string(targets[e]) + " out of range [0, " + std::to_string(n) +
+                     "); ids are 0-based");
+}
+
 double build_bytes(std::int64_t n, bool directed, int k, std::size_t weight_bytes) noexcept
 {
-  double const spare_slots = directed ? 4 : 2;  // two a row, in each direction (slack_for)
+  double const spare_slots = static_cast<double>((directed ? 2 : 1) * slack_for(0));  // a row's least, each direction
   double const more_weights = static_cast<double>(k) * static_cast<double>(weight_bytes) - 4;
   return static_cast<double>(n) * ((directed ? 96 : 64) + spare_slots * more_weights);
 }

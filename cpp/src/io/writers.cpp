@@ -246,23 +246,10 @@ void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr,
 {
   DYNG_EXPECTS(k >= 1, "write_mosp_csr: k is " + std::to_string(k) + "; it must be >= 1");
   auto const m = csr.targets.size();
-  DYNG_EXPECTS(!csr.offsets.empty() && csr.offsets.back() == i64(m),
-               "write_mosp_csr: the offsets do not end at the number of targets");
+  dyng::detail::check_csr("write_mosp_csr", csr.offsets, csr.targets);  // what its reader would refuse
   DYNG_EXPECTS(weight_count(csr.weights) == m * static_cast<std::size_t>(k),
                "write_mosp_csr: " + std::to_string(weight_count(csr.weights)) + " weights for " +
                    std::to_string(m) + " arcs and k = " + std::to_string(k));
-  // What the MOSP CSR reader would refuse is refused here, before anything is written.
-  DYNG_EXPECTS(csr.offsets.front() == 0, "write_mosp_csr: offsets[0] is " + std::to_string(csr.offsets.front()) +
-                                             "; a CSR's offsets start at 0");
-  auto const n = static_cast<std::int64_t>(csr.offsets.size()) - 1;
-  for (std::size_t v = 0; v + 1 < csr.offsets.size(); ++v)
-    DYNG_EXPECTS(csr.offsets[v + 1] >= csr.offsets[v],
-                 "write_mosp_csr: offsets[" + std::to_string(v + 1) + "] < offsets[" + std::to_string(v) +
-                     "]; a CSR's offsets do not decrease");
-  for (std::size_t e = 0; e < m; ++e)
-    DYNG_EXPECTS(csr.targets[e] >= 0 && csr.targets[e] < n,
-                 "write_mosp_csr: target " + std::to_string(csr.targets[e]) + " of arc " + std::to_string(e) +
-                     " is not a vertex (there are " + std::to_string(n) + ")");
   auto const weight_name = [&](std::size_t i) {
     return "the weight of arc " + std::to_string(i / static_cast<std::size_t>(k)) + ", column " +
            std::to_string(i % static_cast<std::size_t>(k));

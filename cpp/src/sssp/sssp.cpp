@@ -2,7 +2,6 @@
 #include "dyng/sssp/sssp.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -57,13 +56,6 @@ void run_compute(resources const& res, graph const& g, result& r)
   access::host_stale(r) = !host;
 }
 
-std::string shortest(double x)
-{
-  char buf[32];
-  auto const end = std::to_chars(buf, buf + sizeof buf, x).ptr;
-  return {buf, end};
-}
-
 /// float64 distances are IEEE sums, and a sum past the largest double is +inf, which reads as
 /// unreachable. Refuses a largest weight `most` with which a path of n - 1 arcs could get there
 /// (half the largest double, so that rounding has room), before anything is computed or changed.
@@ -72,10 +64,10 @@ void check_float_sums(graph const& g, int objective, double most, char const* wh
   double const arcs = std::max(1.0, static_cast<double>(g.num_vertices()) - 1);
   double const limit = std::numeric_limits<double>::max() / 2 / arcs;
   if (most > limit)
-    throw invalid_argument(std::string(what) + ": a weight of " + shortest(most) + " in column " +
-                           std::to_string(objective) + where + ": a path of up to " + shortest(arcs) +
+    throw invalid_argument(std::string(what) + ": a weight of " + dyng::detail::num_str(most) + " in column " +
+                           std::to_string(objective) + where + ": a path of up to " + dyng::detail::num_str(arcs) +
                            " such arcs could sum past the largest double and read as unreachable; keep the weights at most " +
-                           shortest(limit) + " (scale them down)");
+                           dyng::detail::num_str(limit) + " (scale them down)");
 }
 
 /// The largest weight of column `c` of a host float64 graph (0 for int32 and device graphs, whose
@@ -293,7 +285,7 @@ result from_arrays(resources const& res, graph const& g, params const& p, result
         auto const want = ref.distances<D>();
         auto const text = [](D x) {  // a double's shortest exact text (to_string's six decimals lose small ones)
           if constexpr (std::is_floating_point_v<D>)
-            return shortest(x);
+            return dyng::detail::num_str(x);
           else
             return std::to_string(x);
         };
