@@ -29,12 +29,18 @@ namespace dyng::cli {
 /// an_input: a path that exists (a batch file is read after the compute: a wrong name is said
 /// before that work); a_thread_count: 0 (OpenMP's default) up to the most threads dyng starts;
 /// a_name: a name that is not empty (an element of a list such as --tntp-columns).
-/// Whole numbers from `least` to `most`, which an option of a signed type sets to its type's
-/// largest (int_max, int64_max): a value past it is said here, not by CLI11's bare "Could not
-/// convert" or clamped.
+/// Whole numbers from `least` to `most`.
 CLI::Validator at_least(std::uint64_t least, std::uint64_t most = std::numeric_limits<std::uint64_t>::max());
-inline constexpr std::uint64_t int_max = std::numeric_limits<int>::max();
-inline constexpr std::uint64_t int64_max = std::numeric_limits<std::int64_t>::max();
+/// Whole numbers of at least `least` that `field`'s type holds (a list's element type): a value
+/// past it is said here, not by CLI11's bare "Could not convert", or clamped.
+template <class T>
+CLI::Validator whole_for(T const& /*field: its type*/, std::uint64_t least)
+{
+  if constexpr (requires { typename T::value_type; })
+    return whole_for(typename T::value_type{}, least);
+  else
+    return at_least(least, static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+}
 CLI::Validator non_negative_real();
 CLI::Validator a_fraction();
 CLI::Validator a_cycle_bound();

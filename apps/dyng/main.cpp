@@ -27,7 +27,7 @@ int main(int argc, char** argv)
   sssp.graph.add_to(*s);
   sssp.backend.add_to(*s);
   s->add_option("--source", sssp.source, "Source vertex (file id; default: the first vertex with an arc)")
-      ->check(at_least(0, int64_max))
+      ->check(whole_for(sssp.source, 0))
       ->default_str("");
   s->add_option("--objective", sssp.objective, "Weight column (0-based) or 'all'");
   sssp.batch.add_to(*s);
@@ -40,7 +40,7 @@ int main(int argc, char** argv)
       ->check(automatic_or({"incremental", "recompute"}));
   s->add_option("--engine", sssp.engine, "CUDA engine (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
-  s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1, int_max));
+  s->add_option("--repeat", sssp.repeat, "Trials per timed step (min and median reported)")->check(whole_for(sssp.repeat, 1));
   s->add_flag("--verify", sssp.verify, "Check every result against a sequential Dijkstra");
   s->add_flag("--json", sssp.json, "Print one JSON object instead of a table");
   s->add_option("--out", sssp.out, "Write distances and trees (MOSP text formats) into this directory (made if missing; its files replaced once the run succeeds)")->check(a_path());
@@ -50,15 +50,15 @@ int main(int argc, char** argv)
   mosp.graph.add_to(*mp);
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
-      ->check(at_least(1, int_max));
+      ->check(whole_for(mosp.graph.k, 1));
   mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")
-      ->check(at_least(0, int64_max))
+      ->check(whole_for(mosp.source, 0))
       ->default_str("");
   // A list is one comma-separated argument: a graph file after it stays the graph.
   mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
-      ->delimiter(',')->allow_extra_args(false)->check(at_least(0, int_max));
+      ->delimiter(',')->allow_extra_args(false)->check(whole_for(mosp.objectives, 0));
   mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
-      ->delimiter(',')->allow_extra_args(false)->check(at_least(1, int64_max));
+      ->delimiter(',')->allow_extra_args(false)->check(whole_for(mosp.pref, 1));
   mosp.batch.add_to(*mp);
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));
@@ -66,7 +66,7 @@ int main(int argc, char** argv)
       ->check(automatic_or({"incremental", "rebuild"}));
   mp->add_option("--strategy", mosp.strategy, "Update strategy of the trees and the MOSP tree (sssp's --strategy)")
       ->check(automatic_or({"incremental", "recompute"}));
-  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(at_least(1, int_max));
+  mp->add_option("--repeat", mosp.repeat, "Trials per timed step (min and median reported)")->check(whole_for(mosp.repeat, 1));
   mp->add_flag("--verify", mosp.verify, "Check the result against a sequential recompute");
   mp->add_flag("--json", mosp.json, "Print one JSON object instead of a table");
   mp->add_option("--out", mosp.out, "Write the original's files (obj<k>/, combinedGraph/) into this directory (made if missing; its files replaced once the run succeeds)")->check(a_path());
@@ -86,25 +86,25 @@ int main(int argc, char** argv)
   // before 0.1 as aliases (--deletes, --inserts, --batch-seed, --batch-locality, --compare-recompute).
   auto* cdel = cy->add_option("--random-deletions,--deletes", cycles.deletes,
                               "Generated batch (the original's generator): deletions")
-                   ->check(at_least(0));
+                   ->check(whole_for(cycles.deletes, 0));
   auto* cins = cy->add_option("--random-insertions,--inserts", cycles.inserts, "Generated batch: insertions")
-                   ->check(at_least(0));
+                   ->check(whole_for(cycles.inserts, 0));
   auto* cseed = cy->add_option("--seed,--batch-seed", cycles.batch_seed, "Seed of the generated batch (mt19937_64)")
-                    ->check(at_least(0));
+                    ->check(whole_for(cycles.batch_seed, 0));
   auto* cloc = cy->add_option("--window,--batch-locality", cycles.window,
                               "Generated batch within a window of W consecutive ids (default: anywhere)")
-                   ->check(at_least(1, int_max))
+                   ->check(whole_for(cycles.window, 1))
                    ->default_str("");
   auto* cupd = cy->add_option("--updates", cycles.updates, "Batch file ('+ u v' / '- u v' lines, file ids; an insertion's one weight, if given, is ignored)")->check(an_input());
   cy->add_flag("--ignore-missing", cycles.ignore_missing, "Skip deletions of absent edges in --updates (default: error)")
       ->needs(cupd);
   cy->add_flag("--verify,--compare-recompute", cycles.verify, "Recount after the update, compare (exit 1 if they differ)");
-  cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(at_least(1, int_max));
+  cy->add_option("--repeat", cycles.repeat, "Trials per timed step (min and median reported)")->check(whole_for(cycles.repeat, 1));
   cy->add_flag("--json", cycles.json, "Print one JSON object (histogram and timings)");
   cy->add_option("--output", cycles.output, "Write the histogram (TruCy text) to this file instead of stdout (its folder made if missing; replaced once the run succeeds; not an input)")->check(a_path());
   cy->add_option("--list", cycles.list, "Also list the first N cycles (file ids, each from its smallest vertex; "
                  "by length, then ids) on stdout or in the JSON; default: none")
-      ->check(at_least(1, int_max))
+      ->check(at_least(1, std::numeric_limits<int>::max()))  // list_cycles' cap, though an int64 holds more
       ->default_str("");
   cupd->excludes(cdel)->excludes(cins)->excludes(cseed)->excludes(cloc);
 

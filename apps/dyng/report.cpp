@@ -173,8 +173,9 @@ CLI::Validator a_cycle_bound()
 {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        if (s == "-1" || at_least(2, int_max)(s).empty()) return {};
-        return "expected a whole number from 2 to " + std::to_string(int_max) + ", or -1 (no bound), got '" + s + "'";
+        if (s == "-1" || at_least(2, std::numeric_limits<int>::max())(s).empty()) return {};
+        return "expected a whole number from 2 to " + std::to_string(std::numeric_limits<int>::max()) +
+               ", or -1 (no bound), got '" + s + "'";
       },
       "K", "a_cycle_bound");
 }
@@ -236,7 +237,7 @@ void graph_options::add_to(CLI::App& app)
                                "Seed of the weights given to unweighted inputs (uniform integers in " +
                                    std::to_string(io::generated_weight_min) + ".." +
                                    std::to_string(io::generated_weight_max) + ")")
-                   ->check(at_least(0))
+                   ->check(whole_for(weight_seed, 0))
                    ->each([this](std::string const&) { weight_seed_given = true; });
   app.add_flag("--unit-weights", unit_weights, "Give unweighted inputs weight 1 instead")
       ->excludes(seed)
@@ -259,7 +260,7 @@ void graph_options::add_to(CLI::App& app)
 void backend_options::add_to(CLI::App& app)
 {
   app.add_option("--backend", backend, "Backend")->check(CLI::IsMember({"seq", "omp", "cuda"}));
-  device_option_ = app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(at_least(0, int_max));
+  device_option_ = app.add_option("--device", device, "CUDA device ordinal (with --backend cuda)")->check(whole_for(device, 0));
   threads_option_ = app.add_option("--threads", threads, "OpenMP threads (with --backend omp; 0: OpenMP's default)")
                         ->check(a_thread_count());
 }
@@ -401,13 +402,13 @@ void batch_options::add_to(CLI::App& app)
   app.add_flag("--ignore-missing", ignore_missing,
                "Skip deletions and weight changes of absent edges in --updates (default: error)")
       ->needs(upd);
-  auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(at_least(0));
+  auto* rnd = app.add_option("--random", random, "A random batch of N changes")->check(whole_for(random, 0));
   // Said rather than ignored: the three shape --random's batch only (check_given: not --random 0's).
   random_shapes_ = {
       app.add_option("--insert-fraction", insert_fraction, "Share of insertions in --random")->check(a_fraction())->needs(rnd),
-      app.add_option("--seed", seed, "Seed of --random")->check(at_least(0))->needs(rnd),
+      app.add_option("--seed", seed, "Seed of --random")->check(whole_for(seed, 0))->needs(rnd),
       app.add_option("--locality", locality, "--random endpoints within a BFS ball of this many vertices (0: anywhere)")
-          ->check(at_least(0))
+          ->check(whole_for(locality, 0))
           ->needs(rnd)};
   upd->excludes(ins)->excludes(del)->excludes(rnd);
   rnd->excludes(ins)->excludes(del);
