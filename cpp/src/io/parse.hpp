@@ -79,7 +79,9 @@ DYNG_TEST_EXPORT std::string read_file(std::filesystem::path const& path);
 /// The text of `bytes` as every reader sees it: itself, or its gzip decompression into `storage`
 /// (by magic bytes), less a leading UTF-8 byte order mark (EF BB BF).
 /// Refuses gzip data whose text would not fit `memory_bytes` (the memory the process may use,
-/// dyng::detail::usable_memory(); 0: unknown, no limit) before filling it.
+/// dyng::detail::usable_memory(); 0: unknown, no limit) before filling it, and what is not text
+/// (another compressor's data, an archive, UTF-16, a NUL byte in the first 64 KiB of the text)
+/// from its first bytes.
 DYNG_TEST_EXPORT std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage);
 DYNG_TEST_EXPORT std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage,
                                           double memory_bytes);

@@ -84,6 +84,47 @@ std::string read_file(std::filesystem::path const& path)
 
 namespace {
 
+/// How much of a text is looked at for signs of a binary file: a NUL byte there is refused before
+/// the rest is read (or a gzip inflated in full), with a remedy, instead of a line of escapes.
+constexpr std::size_t text_probe_bytes = 1 << 16;
+
+/// Refuses what no text graph format holds: an archive or another compressor's data, UTF-16 text,
+/// a NUL byte among the first bytes of the text (`head`; `inflated`: it came out of gzip data).
+void check_is_text(std::string_view head, std::string_view name, bool inflated)
+{
+  std::string const it = inflated ? "the inflated file" : "the file";
+  std::string const formats = "; dyng reads text (DIMACS, SNAP, Matrix Market, CSV, TNTP, MOSP CSR), plain or gzip";
+  struct kind {
+    std::string_view what, remedy;
+    bool (*starts)(std::string_view);
+  };
+  static constexpr kind others[] = {
+      // "BZh", a block size 1-9, then a block's or the end's magic number.
+      {"bzip2 data", "decompress it first (bunzip2 -k)",
+       [](std::string_view h) {
+         return h.size() >= 10 && h.starts_with("BZh") && h[3] >= '1' && h[3] <= '9' &&
+                (h.substr(4, 6) == "1AY&SY" || h.substr(4, 6) == "\x17rE8P\x90");
+       }},
+      {"xz data", "decompress it first (xz -dk)",
+       [](std::string_view h) { return h.starts_with(std::string_view("\xFD" "7zXZ\0", 6)); }},
+      {"zstd data", "decompress it first (zstd -d)", [](std::string_view h) { return h.starts_with("\x28\xB5\x2F\xFD"); }},
+      {"a zip archive", "extract the graph first (unzip)", [](std::string_view h) { return h.starts_with("PK\x03\x04"); }},
+      {"a tar archive", "extract the graph first (tar -xf)",
+       [](std::string_view h) { return h.size() >= 262 && h.substr(257, 5) == "ustar"; }},
+  };
+  for (auto const& k : others) {
+    if (k.starts(head)) fail(name, 0, it + " is " + std::string(k.what) + formats + ": " + std::string(k.remedy));
+  }
+  bool const utf16_mark = head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");
+  auto const nul = head.find('\0');
+  if (!utf16_mark && nul == std::string_view::npos) return;
+  // UTF-16 text of ASCII characters: every other byte is 0, from the first or the second.
+  if (utf16_mark || (nul <= 1 && head.size() >= 4 && (head[0] == 0) != (head[1] == 0)))
+    fail(name, 0, it + " looks like UTF-16 text" + formats + ", in UTF-8 or ASCII: convert it first (iconv -f UTF-16 -t UTF-8)");
+  fail(name, 0, it + " holds a NUL byte (byte " + std::to_string(nul + 1) + "), so it is not text" + formats +
+                    ": check that it is the intended file");
+}
+
 std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std::string& storage,
                               double memory_bytes)
 {
@@ -95,6 +136,7 @@ std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std
   storage.resize(std::max<std::size_t>(bytes.size() * 4, 1 << 16));
   std::size_t produced = 0;
   std::size_t consumed = 0;
+  bool probed = false;  // the first text_probe_bytes of the text checked, before inflating the rest
   // Several gzip members may follow each other (as `cat a.gz b.gz`); each is inflated in turn.
   while (consumed < bytes.size()) {
     z_stream zs{};
@@ -128,6 +170,10 @@ std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std
       zs.avail_out = static_cast<uInt>(room);
       rc = inflate(&zs, Z_NO_FLUSH);
       produced += room - zs.avail_out;
+      if (!probed && produced >= text_probe_bytes) {
+        check_is_text(std::string_view(storage.data(), text_probe_bytes), name, true);
+        probed = true;
+      }
       if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
         fail(name, 0, std::string("corrupt gzip data (zlib: ") + (zs.msg ? zs.msg : "error " + std::to_string(rc)) +
                           "); check the file with 'gzip -t'");
@@ -144,6 +190,7 @@ std::string_view maybe_gunzip(std::string_view bytes, std::string_view name, std
     }
   }
   storage.resize(produced);
+  if (!probed) check_is_text(storage, name, true);
   return storage;
 }
 
@@ -157,6 +204,7 @@ std::string_view text_of(std::string_view bytes, std::string_view name, std::str
 std::string_view text_of(std::string_view bytes, std::string_view name, std::string& storage, double memory_bytes)
 {
   auto text = maybe_gunzip(bytes, name, storage, memory_bytes);
+  if (text.data() == bytes.data()) check_is_text(text.substr(0, text_probe_bytes), name, false);
   // Excel and Notepad begin UTF-8 text with a byte order mark; it is no part of the first line.
   constexpr std::string_view bom = "\xEF\xBB\xBF";
   if (text.starts_with(bom)) text.remove_prefix(bom.size());

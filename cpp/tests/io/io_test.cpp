@@ -2,6 +2,7 @@
 // line), writer -> reader round trips, the MOSP triplet and batch files, result files, and the
 // weight generator's fixed values.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -700,6 +701,88 @@ TEST(IoErrors, GzipThatInflatesPastMemoryIsRefusedBeforeFillingIt)
   EXPECT_NE(msg.find("more than the 0.0003 GB of memory this process may use; check that it is the intended file"),
             std::string::npos) << msg;
   EXPECT_GT(io::detail::text_of(gz, "many.batch.gz", storage, 0).size(), 500'000U);  // 0: no known limit
+}
+
+/// `bytes` as one gzip member.
+std::string gzip(std::string const& bytes)
+{
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, static_cast<uLong>(bytes.size())), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = static_cast<uInt>(bytes.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+TEST(IoErrors, WhatIsNotTextIsRefusedWithARemedy)
+{
+  std::string storage;
+  auto refusal = [&](std::string const& bytes, std::string const& name) {
+    return io_error_of([&] { (void)io::read_graph_from_memory(res, bytes, {}, name); });
+  };
+  auto const text = slurp(data_dir / "tiny.gr");
+  std::string const formats = "; dyng reads text (DIMACS, SNAP, Matrix Market, CSV, TNTP, MOSP CSR), plain or gzip";
+  // Other compressors' and archivers' magic numbers (bzip2's with a block and with its end marker).
+  EXPECT_EQ(refusal("BZh91AY&SY\x01\x02", "g.gr.bz2"),
+            "g.gr.bz2: the file is bzip2 data" + formats + ": decompress it first (bunzip2 -k)");
+  EXPECT_EQ(refusal("BZh9\x17rE8P\x90\0\0\0\0", "empty.bz2"),
+            "empty.bz2: the file is bzip2 data" + formats + ": decompress it first (bunzip2 -k)");
+  EXPECT_EQ(refusal(std::string("\xFD" "7zXZ\0\0\x04", 8), "g.xz"),
+            "g.xz: the file is xz data" + formats + ": decompress it first (xz -dk)");
+  EXPECT_EQ(refusal("\x28\xB5\x2F\xFD\x04\x58", "g.zst"),
+            "g.zst: the file is zstd data" + formats + ": decompress it first (zstd -d)");
+  EXPECT_EQ(refusal("PK\x03\x04\x14\0\0\0", "g.zip"),
+            "g.zip: the file is a zip archive" + formats + ": extract the graph first (unzip)");
+  std::string tar(1024, '\0');
+  tar.replace(0, 4, "g.gr");
+  tar.replace(257, 6, std::string("ustar\0", 6));
+  EXPECT_EQ(refusal(tar, "g.tar"), "g.tar: the file is a tar archive" + formats + ": extract the graph first (tar -xf)");
+  EXPECT_EQ(refusal(gzip(tar), "g.tgz"),
+            "g.tgz: the inflated file is a tar archive" + formats + ": extract the graph first (tar -xf)");
+  // "BZh" alone begins a line of text like any other (here a SNAP line the parser refuses).
+  EXPECT_NE(refusal("BZh91 2\n", "b.txt").find("b.txt:1: expected"), std::string::npos);
+  // UTF-16, with a byte order mark of either order or without one.
+  std::string utf16le, utf16be;
+  for (char c : text) {
+    utf16le += {c, '\0'};
+    utf16be += {'\0', c};
+  }
+  std::string const convert = " looks like UTF-16 text" + formats + ", in UTF-8 or ASCII: convert it first (iconv -f UTF-16 -t UTF-8)";
+  EXPECT_EQ(refusal("\xFF\xFE" + utf16le, "le.gr"), "le.gr: the file" + convert);
+  EXPECT_EQ(refusal("\xFE\xFF" + utf16be, "be.gr"), "be.gr: the file" + convert);
+  EXPECT_EQ(refusal(utf16le, "le.gr"), "le.gr: the file" + convert);
+  EXPECT_EQ(refusal(utf16be, "be.gr"), "be.gr: the file" + convert);
+  EXPECT_EQ(refusal(gzip(utf16le), "le.gr.gz"), "le.gr.gz: the inflated file" + convert);
+  // A NUL byte: not text, said before the lines are read.
+  std::string const elf("\x7f" "ELF\x02\x01\x01\0", 8);
+  std::string const binary = " holds a NUL byte (byte 8), so it is not text" + formats + ": check that it is the intended file";
+  EXPECT_EQ(refusal(elf, "a.out"), "a.out: the file" + binary);
+  EXPECT_EQ(refusal(text + std::string(1, '\0'), "t.gr"),
+            "t.gr: the file holds a NUL byte (byte " + std::to_string(text.size() + 1) + "), so it is not text" + formats +
+                ": check that it is the intended file");
+  // Inflated, a binary file is refused from its first 64 KiB: 16 MB of zeros under a 300 kB
+  // allowance are refused as not text, not as too large (the allowance would refuse them at 0.5 MB).
+  auto const zeros = gzip(std::string(16 << 20, '\0'));
+  auto const msg = io_error_of([&] { (void)io::detail::text_of(zeros, "zeros.gr.gz", storage, 3e5); });
+  EXPECT_EQ(msg, "zeros.gr.gz: the inflated file holds a NUL byte (byte 1), so it is not text" + formats +
+                     ": check that it is the intended file");
+  // Past the first 64 KiB a NUL is a line the parser refuses, with its line number.
+  std::string long_text = "p sp 3 2\n";
+  while (long_text.size() < (1 << 16)) long_text += "c a comment line to push the arcs past the probe\n";
+  auto const lines = std::count(long_text.begin(), long_text.end(), '\n');
+  long_text += "a 1 2 5\na 2 3\x00 7\n";
+  EXPECT_NE(refusal(long_text, "long.gr").find("long.gr:" + std::to_string(lines + 2) + ": "), std::string::npos)
+      << refusal(long_text, "long.gr");
+  // The same bytes through every reader of files: a batch, the MOSP triplet's files.
+  EXPECT_EQ(io_error_of([&] { (void)io::read_batch_from_memory(elf, 1, batch_semantics::set, 0, missing_edge::error, nullptr, "x.batch"); }),
+            "x.batch: the file" + binary);
+  // Text itself, plain or inflated, reads as before.
+  EXPECT_EQ(arcs_of(io::read_graph_from_memory(res, gzip(text), {}, "tiny.gr").graph), tiny_arcs());
 }
 
 TEST(IoErrors, BadOptions)
