@@ -50,6 +50,14 @@ CLI::Validator a_path();
 CLI::Validator a_thread_count();
 CLI::Validator a_name();
 
+/// Makes `list` (an option of a vector) take one comma-separated argument per use, `-o 1,2` or
+/// `-o 1 -o 2`, so that a graph file after it stays the graph, and its help shows one value
+/// (CLI11 shows " ..." for an option of many arguments, which `-o 1 2` then refuses).
+inline CLI::Option* comma_separated(CLI::Option* list)
+{
+  return list->delimiter(',')->allow_extra_args(false)->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 /// A run's output (the --out directory, or the --output file) is written to a staging path and
 /// moved into place by keep(), once the run has succeeded; a failed run removes the staging path
 /// and nothing else, so the output path is as it was (with a directory the run had to make, and

@@ -54,11 +54,10 @@ int main(int argc, char** argv)
   mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")
       ->check(whole_for(mosp.source, 0))
       ->default_str("");
-  // A list is one comma-separated argument: a graph file after it stays the graph.
-  mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)")
-      ->delimiter(',')->allow_extra_args(false)->check(whole_for(mosp.objectives, 0));
-  mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)")
-      ->delimiter(',')->allow_extra_args(false)->check(whole_for(mosp.pref, 1));
+  comma_separated(mp->add_option("--objectives", mosp.objectives, "Weight columns used as objectives, e.g. 0,2 (default: all)"))
+      ->check(whole_for(mosp.objectives, 0));
+  comma_separated(mp->add_option("--pref", mosp.pref, "Preference per objective, positive integers, e.g. 1,2,1 (default: all 1)"))
+      ->check(whole_for(mosp.pref, 1));
   mosp.batch.add_to(*mp);
   mp->add_option("--engine", mosp.engine, "CUDA engine of the trees (with --backend cuda): one cooperative kernel, or step kernels")
       ->check(CLI::IsMember({"auto", "fused", "operators"}));

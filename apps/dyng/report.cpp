@@ -247,9 +247,8 @@ void graph_options::add_to(CLI::App& app)
   app.add_flag("--undirected", undirected, "Read the edges as undirected");
   std::string tntp_default;
   for (auto const column : io::default_tntp_columns) tntp_default += (tntp_default.empty() ? "" : ",") + std::string(column);
-  app.add_option("--tntp-columns", tntp_columns,
-                 "TNTP link columns used as weights, e.g. length,toll (default: " + tntp_default + ")")
-      ->delimiter(',')->allow_extra_args(false)  // one argument: a graph file after it stays the graph
+  comma_separated(app.add_option("--tntp-columns", tntp_columns,
+                                 "TNTP link columns used as weights, e.g. length,toll (default: " + tntp_default + ")"))
       ->check(a_name());
   app.add_option("--weight-scale", weight_scale,
                  "Multiply file weights (and batch-file weights) by this and round to int32, e.g. 100 for "
