@@ -262,6 +262,13 @@ expect_exit 1 "the MOSP CSR format holds a directed graph; drop --undirected" mo
 expect_exit 1 "--pref 1,2,3: 3 value\\(s\\) for 2 objective\\(s\\) \\(every weight column\\)" mosp "$data/mosp_graph_io/r05" --pref 1,2,3
 expect_exit 1 "--objectives 0,5: the graph has 2 weight column\\(s\\), 0..1" mosp "$data/mosp_graph_io/r05" --objectives 0,5
 expect_exit 2 "--objectives: 0 is listed twice" mosp "$data/mosp_graph_io/r05" --objectives 0,0
+# A list is one comma-separated value per use, or the option repeated; its help shows one value.
+check "lists by repeating the option" "$dyng" mosp "$data/mosp_graph_io/r05" --objectives 1 --objectives 0 --pref 1 --pref 3
+grep -q "^objectives *1 .*, 0 " "$tmp/out" && grep -q "^pref *1,3$" "$tmp/out" ||
+  { echo "FAIL: repeated list options"; cat "$tmp/out"; failures=$((failures + 1)); }
+expect_exit 2 "not expected: 3" mosp "$data/mosp_graph_io/r05" --pref 1 3
+check "mosp help" "$dyng" mosp --help
+grep -E -- "--(objectives|pref|tntp-columns) .*\.\.\." "$tmp/out" && { echo "FAIL: a list option's help shows '...'"; failures=$((failures + 1)); }
 # What a backend ignores is said on stderr, not refused (one command line loops over backends).
 check "threads with seq" "$dyng" sssp "$tmp/path.gr" --threads 2 --device 1
 grep -q "note: --device selects a CUDA device; --backend seq ignores it" "$tmp/err" &&
