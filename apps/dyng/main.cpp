@@ -50,7 +50,7 @@ int main(int argc, char** argv)
   mosp.graph.add_to(*mp);
   mosp.backend.add_to(*mp);
   mp->add_option("--weight-columns", mosp.graph.k, "Weight columns generated for unweighted inputs")
-      ->check(whole_for(mosp.graph.k, 1));
+      ->check(at_least(1, dyng::max_weight_columns));
   mp->add_option("--source", mosp.source, "Source vertex (file id; default: the first vertex with an arc)")
       ->check(whole_for(mosp.source, 0))
       ->default_str("");

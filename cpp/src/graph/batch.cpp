@@ -33,7 +33,7 @@ char const* list_name(batch_list list) noexcept
 batch::batch(int k, batch_semantics semantics, missing_edge policy)
     : k_(k), semantics_(semantics), policy_(policy)
 {
-  DYNG_EXPECTS(k >= 1, "batch: k=" + std::to_string(k) + " weight columns; k must be at least 1");
+  detail::check_weight_columns(k, "batch: k");
   detail::expect_enumerator(semantics, batch_semantics::mosp, "batch: semantics");
   detail::expect_enumerator(policy, missing_edge::ignore, "batch: policy");
 }

@@ -56,8 +56,7 @@ void check_options(char const* fn, graph_options const& opts)
 {
   detail::expect_enumerator(opts.weight_type, weight_type::float64, std::string(fn) + ": opts.weight_type");
   detail::expect_enumerator(opts.duplicates, duplicate_edges::error, std::string(fn) + ": opts.duplicates");
-  DYNG_EXPECTS(opts.k >= 1, std::string(fn) + ": opts.k=" + std::to_string(opts.k) +
-                                "; a graph needs at least one weight column");
+  detail::check_weight_columns(opts.k, std::string(fn) + ": opts.k");
   DYNG_EXPECTS(opts.weight_type == weight_type_of<W>(),
                std::string(fn) + ": the weights given are " + std::string(to_string(weight_type_of<W>())) +
                    " but opts.weight_type is " + std::string(to_string(opts.weight_type)) +
@@ -570,6 +569,12 @@ void check_csr(char const* fn, std::span<edge_t const> offsets, std::span<vertex
                  std::string(fn) + ": arc " + std::to_string(e) + " " + edge_str(csr_source(offsets, e), targets[e]) +
                      ": vertex " + std::to_string(targets[e]) + " out of range [0, " + std::to_string(n) +
                      "); ids are 0-based");
+}
+
+void check_weight_columns(std::int64_t k, std::string const& what)
+{
+  DYNG_EXPECTS(k >= 1 && k <= max_weight_columns, what + " is " + std::to_string(k) + "; a graph has 1 to " +
+                                                       std::to_string(max_weight_columns) + " weight columns");
 }
 
 double build_bytes(std::int64_t n, bool directed, int k, std::size_t weight_bytes) noexcept

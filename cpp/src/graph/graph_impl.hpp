@@ -247,6 +247,8 @@ DYNG_TEST_EXPORT std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl 
 /// `bytes` fit the memory the process may use (the physical memory, or its control group's limit
 /// when lower; or it is unknown), else the words for a message, "take 34.4 GB, this machine has
 /// 25.3 GB".
+/// Refuses a count of weight columns outside [1, max_weight_columns]; `what` names it ("batch: k").
+void check_weight_columns(std::int64_t k, std::string const& what);
 /// A CSR's shape (offsets from 0, not decreasing, ending at the targets; targets in [0, n)),
 /// refused with `fn`'s name: graph::from_csr's input, io::write_mosp_csr's output.
 void check_csr(char const* fn, std::span<edge_t const> offsets, std::span<vertex_t const> targets);

@@ -145,7 +145,7 @@ detail::parse_options parse_opts(read_options const& o)
 
 void check_options(read_options const& o)
 {
-  DYNG_EXPECTS(o.k >= 1, "read_options::k is " + std::to_string(o.k) + "; it must be >= 1");
+  dyng::detail::check_weight_columns(o.k, "read_options::k");
   dyng::detail::expect_enumerator(o.format, format::mosp_csr, "read_options::format");
   if (o.weight_type) dyng::detail::expect_enumerator(*o.weight_type, weight_type::float64, "read_options::weight_type");
   dyng::detail::expect_enumerator(o.duplicates, duplicate_edges::error, "read_options::duplicates");
@@ -347,7 +347,7 @@ namespace {
 batch parse_batch_bytes(std::string_view bytes, int k, batch_semantics semantics, detail::batch_ids const& ids,
                         std::string_view name, missing_edge policy, batch_lines* lines)
 {
-  DYNG_EXPECTS(k >= 1, "read_batch: k is " + std::to_string(k) + "; it must be >= 1");
+  dyng::detail::check_weight_columns(k, "read_batch: k");
   std::string storage;
   auto const text = detail::text_of(bytes, name, storage);
   batch b(k, semantics, policy);
@@ -382,7 +382,7 @@ batch read_compacted_batch_from_memory(std::string_view bytes, int k, std::span<
 batch read_mosp_batch(std::filesystem::path const& insert_path, std::filesystem::path const& delete_path, int k,
                       batch_lines* lines)
 {
-  DYNG_EXPECTS(k >= 1, "read_mosp_batch: k is " + std::to_string(k) + "; it must be >= 1");
+  dyng::detail::check_weight_columns(k, "read_mosp_batch: k");
   batch b(k, batch_semantics::mosp);
   std::string bytes, storage;
   if (lines) *lines = {};

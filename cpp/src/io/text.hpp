@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -140,7 +141,15 @@ inline bool to_number(std::string_view f, double& v, bool& integral) noexcept
     return true;
   }
   auto [ptr2, ec2] = std::from_chars(f.data(), f.data() + f.size(), v);
-  if (ec2 != std::errc{} || ptr2 != f.data() + f.size()) return false;
+  if (ptr2 != f.data() + f.size()) return false;
+  if (ec2 == std::errc::result_out_of_range) {
+    // A number past float64's range, as strtod reads it: 1e400 is infinite (said as not finite,
+    // not as no number), 1e-400 is 0, and not an integer that was written.
+    v = std::strtod(std::string(f).c_str(), nullptr);
+    integral = false;
+    return true;
+  }
+  if (ec2 != std::errc{}) return false;
   integral = std::isfinite(v) && std::trunc(v) == v;
   return true;
 }

@@ -201,7 +201,7 @@ namespace {
 template <class D>
 void write_costs(std::filesystem::path const& path, std::span<D const> costs, int k)
 {
-  DYNG_EXPECTS(k >= 1, "io::write_path_costs: k is " + std::to_string(k) + "; it must be >= 1 (costs per vertex)");
+  dyng::detail::check_weight_columns(k, "io::write_path_costs: k (costs per vertex)");
   DYNG_EXPECTS(costs.size() % static_cast<std::size_t>(k) == 0,
                "io::write_path_costs: " + std::to_string(costs.size()) + " costs are not a multiple of k = " +
                    std::to_string(k) + "; pass k costs per vertex, row-major");
@@ -244,7 +244,7 @@ void make_directories(std::filesystem::path const& directory)
 
 void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k)
 {
-  DYNG_EXPECTS(k >= 1, "write_mosp_csr: k is " + std::to_string(k) + "; it must be >= 1");
+  dyng::detail::check_weight_columns(k, "write_mosp_csr: k");
   auto const m = csr.targets.size();
   dyng::detail::check_csr("write_mosp_csr", csr.offsets, csr.targets);  // what its reader would refuse
   DYNG_EXPECTS(weight_count(csr.weights) == m * static_cast<std::size_t>(k),
@@ -308,9 +308,12 @@ void write_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
 void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t id_offset)
 {
   auto const k = static_cast<std::size_t>(b.k());
-  // What read_batch would refuse is refused here, before the file is touched: ids that the offset
-  // takes past the int64 range, weights that are negative or not finite.
+  // What read_batch would refuse is refused here, before the file is touched: negative vertices,
+  // ids that the offset takes past the int64 range, weights that are negative or not finite.
   auto const check_id = [&](vertex_t v) {
+    if (v < 0)
+      throw invalid_argument("io::write_batch: vertex " + std::to_string(v) +
+                             ", which read_batch refuses (vertices are 0-based); fix the batch's row");
     std::int64_t shifted = 0;
     if (__builtin_add_overflow(std::int64_t{v}, id_offset, &shifted))
       throw invalid_argument("io::write_batch: vertex " + std::to_string(v) + " + id_offset " + std::to_string(id_offset) +

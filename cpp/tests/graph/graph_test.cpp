@@ -139,31 +139,34 @@ TEST(GraphBuild, MoreVerticesThanMemoryHoldsAreRefusedBeforeAllocating)
 
 TEST(GraphBuild, MoreDefaultWeightColumnsThanMemoryHoldsAreRefusedBeforeAllocating)
 {
-  // No weights given: the k columns of 1 are the builder's own, so it budgets them first.
-  constexpr int k = std::numeric_limits<int>::max();
-  if (detail::memory_shortfall(32.0 * k).empty()) GTEST_SKIP() << "this machine holds the columns";
+  // No weights given: the k columns of 1 are the builder's own, so it budgets them first (a
+  // million arcs of the most columns: ~260 GB of weights from 8 MB of ids).
+  constexpr int k = max_weight_columns;
+  std::size_t const m = 1'000'000;
+  if (detail::memory_shortfall(4.0 * k * static_cast<double>(m)).empty()) GTEST_SKIP() << "this machine holds the columns";
+  std::vector<vertex_t> const src(m, 0), dst(m, 1);
   for (bool directed : {true, false})
     expect_invalid([&] {
-      (void)graph::from_edges(res(), 2, std::vector<vertex_t>{0}, std::vector<vertex_t>{1},
-                              std::span<std::int32_t const>{}, {.directed = directed, .k = k});
-    }, "2147483647 weight columns");
+      (void)graph::from_edges(res(), 2, src, dst, std::span<std::int32_t const>{}, {.directed = directed, .k = k});
+    }, "65536 weight columns");
+  std::vector<edge_t> offsets{0, static_cast<edge_t>(m), static_cast<edge_t>(m)};
   expect_invalid([&] {
-    (void)graph::from_csr(res(), std::vector<edge_t>{0, 1, 1}, std::vector<vertex_t>{1},
-                                std::span<std::int32_t const>{}, {.k = k});
+    (void)graph::from_csr(res(), offsets, dst, std::span<std::int32_t const>{}, {.k = k});
   }, "fewer columns");
 }
 
 TEST(GraphBuild, SpareSlotsOfManyColumnsAreBudgetedWithoutAnyEdge)
 {
-  // Every row gets two spare slots of k weights in each direction: with no edge at all, 100
-  // vertices of 2^30 columns would take ~1.7 TB (std::bad_alloc, or pages filling in, before).
-  constexpr int k = 1 << 30;
-  if (detail::memory_shortfall(detail::build_bytes(100, true, k, 4)).empty()) GTEST_SKIP() << "this machine holds them";
+  // Every row gets two spare slots of k weights in each direction: with no edge at all, 2^20
+  // vertices of 2^16 columns would take ~1.1 TB (std::bad_alloc, or pages filling in, before).
+  constexpr int k = max_weight_columns;
+  constexpr vertex_t n = 1 << 20;
+  if (detail::memory_shortfall(detail::build_bytes(n, true, k, 4)).empty()) GTEST_SKIP() << "this machine holds them";
   expect_invalid([&] {
-    (void)graph::from_edges(res(), 100, {}, {}, std::span<std::int32_t const>{}, {.k = k});
-  }, "not enough memory for a graph of 100 vertices and 1073741824 weight columns");
+    (void)graph::from_edges(res(), n, {}, {}, std::span<std::int32_t const>{}, {.k = k});
+  }, "not enough memory for a graph of 1048576 vertices and 65536 weight columns");
   expect_invalid([&] {
-    (void)graph::from_csr(res(), std::vector<edge_t>(101, 0), {}, std::span<double const>{},
+    (void)graph::from_csr(res(), std::vector<edge_t>(n + 1, 0), {}, std::span<double const>{},
                           {.k = k, .weight_type = weight_type::float64});
   }, "pass the vertex count the edges need and fewer columns");
 }
@@ -263,7 +266,14 @@ TEST(GraphBuild, BadInputMessages)
   std::vector<double> wd{1, 1};
   expect_invalid([&] { (void)graph::from_edges(res(), 3, s, d2, wd, directed_opts()); },
                  "the weights given are float64 but opts.weight_type is int32");
-  expect_invalid([&] { (void)graph::from_edges(res(), 3, s, d2, w, directed_opts(0)); }, "opts.k=0");
+  expect_invalid([&] { (void)graph::from_edges(res(), 3, s, d2, w, directed_opts(0)); },
+                 "from_edges: opts.k is 0; a graph has 1 to 65536 weight columns");
+  // Past the bound even with no vertex, where no memory check would stop it.
+  std::vector<vertex_t> const none;
+  std::vector<std::int32_t> const no_weights;
+  expect_invalid([&] { (void)graph::from_edges(res(), 0, none, none, no_weights, directed_opts(max_weight_columns + 1)); },
+                 "opts.k is 65537; a graph has 1 to 65536 weight columns");
+  EXPECT_EQ(graph::from_edges(res(), 0, none, none, no_weights, directed_opts(max_weight_columns)).k(), max_weight_columns);
   expect_invalid([&] { (void)graph::from_edges(res(), -1, s, d2, w, directed_opts()); }, "n=-1");
 }
 
@@ -684,7 +694,9 @@ TEST(GraphCommit, BatchRejectsWrongWeightCounts)
   std::vector<double> one{1.0};
   expect_invalid([&] { b.insert(0, 1, one); }, "batch::insert: 1 weights given, the batch has k=2");
   expect_invalid([&] { b.set_weights(0, 1, 1.0); }, "batch::set_weights: 1 weights given");
-  expect_invalid([] { batch bad(0); }, "k must be at least 1");
+  expect_invalid([] { batch bad(0); }, "batch: k is 0; a graph has 1 to 65536 weight columns");
+  expect_invalid([] { batch bad(max_weight_columns + 1); }, "batch: k is 65537; a graph has 1 to 65536");
+  EXPECT_EQ(batch(max_weight_columns).k(), max_weight_columns);
   EXPECT_TRUE(b.empty());
 }
 

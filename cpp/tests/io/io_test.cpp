@@ -618,6 +618,9 @@ INSTANTIATE_TEST_SUITE_P(
         error_case{"b.txt", "0 1\n1 2 5\n", "b.txt:2: expected 2 fields as on line 1, got 3"},
         error_case{"b.txt", "0 -1\n", "b.txt:1: negative vertex id -1"},
         error_case{"b.txt", "0 1 nan\n", "b.txt:1: weight 'nan' is not a finite number"},
+        // Past float64's range: not finite, as inf (it read as "expected <u> <v>").
+        error_case{"b.txt", "0 1 1e400\n", "b.txt:1: weight '1e400' is not a finite number"},
+        error_case{"b.gr", "p sp 3 1\na 1 2 -1e400\n", "b.gr:2: weight '-1e400' is not a finite number"},
         error_case{"b.txt", "0\n", "b.txt:1: expected '<u> <v> [<w>...]', got '0'"},
         error_case{"b.txt", "src dst\n0 1\n", "b.txt:1: expected '<u> <v> [<w>...]', got 'src dst'"},
         error_case{"b.csv", "src,dst\n0,,1\n", "b.csv:2: expected '<u>,<v>[,<w>...]', got '0,,1'"},
@@ -806,11 +809,11 @@ TEST(IoErrors, BadArgumentsOfReadersAndWriters)
     return std::string("(accepted)");
   };
   temp_dir tmp;
-  EXPECT_NE(message([&] { (void)io::read_batch(data_dir / "tiny.gr", 0); }).find("read_batch: k is 0; it must be >= 1"),
+  EXPECT_NE(message([&] { (void)io::read_batch(data_dir / "tiny.gr", 0); }).find("read_batch: k is 0; a graph has 1 to 65536 weight columns"),
             std::string::npos);
   std::vector<std::int64_t> const costs{1, 2, 3};
   EXPECT_NE(message([&] { io::write_path_costs(tmp.path() / "c.txt", costs, 0); })
-                .find("write_path_costs: k is 0; it must be >= 1"),
+                .find("write_path_costs: k (costs per vertex) is 0; a graph has 1 to 65536 weight columns"),
             std::string::npos);
   EXPECT_NE(message([&] { io::write_path_costs(tmp.path() / "c.txt", costs, 2); })
                 .find("3 costs are not a multiple of k = 2"),
@@ -990,6 +993,13 @@ TEST(IoBatch, WriteRefusesWhatTheReaderWouldAndWritesNothing)
     EXPECT_THROW(io::write_batch(p, b), invalid_argument) << w;
     EXPECT_FALSE(std::filesystem::exists(p)) << w;
   }
+  // A negative vertex (a batch holds one until a commit refuses it): the reader's "below the first id".
+  batch negative;
+  negative.insert(-1, 1, 2.0);
+  EXPECT_NE(error_of<invalid_argument>([&] { io::write_batch(p, negative, 10); })
+                .find("io::write_batch: vertex -1, which read_batch refuses (vertices are 0-based)"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(p));
 }
 
 TEST(IoEnums, ValuesACastMadeAreRefusedByName)

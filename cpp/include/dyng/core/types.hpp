@@ -11,6 +11,12 @@ using vertex_t = std::int32_t;
 using edge_t = std::int64_t;
 inline constexpr vertex_t no_vertex = -1;
 
+/// The most weight columns (k) a graph, a batch or a reader takes: more than any use needs (each
+/// objective of mosp is a shortest-path tree of its own), and a bound on what a count of columns
+/// alone makes (a batch row's default weights, the columns' names in Python) where no vertex or
+/// edge would bound it.
+inline constexpr int max_weight_columns = 1 << 16;
+
 /// Element type of a graph's weight columns. Shortest-path distances of `int32` weights are
 /// `int64`; of `float64` weights, `float64`.
 enum class weight_type : std::uint8_t { int32, float64 };
