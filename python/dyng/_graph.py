@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 
 from . import _backend
 from ._errors import InvalidArgumentError
-from ._normalize import Edges, as_count, as_ids, as_int32, as_real, batch_rows, expect_instance, graph_input, is_int
+from ._normalize import (Edges, as_count, as_ids, as_int32, as_real, as_weight_columns, batch_rows, expect_instance,
+                         graph_input, is_int)
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -349,9 +350,7 @@ class Batch:
 
     def __init__(self, k: int = 1, *, semantics: Semantics = "set", missing: Missing = "error") -> None:
         core = _backend.native()
-        if not is_int(k) or not 1 <= k < 2**31:
-            raise InvalidArgumentError(f"Batch: k={k!r}; a batch has k >= 1 weight columns")
-        k = int(k)
+        k = as_weight_columns(k, "Batch: k")
         self._b = core.Batch(k, _enum(core.BatchSemantics, semantics, "semantics"),
                              _enum(core.MissingEdge, missing, "missing"))
         self._lock = threading.Lock()
@@ -401,7 +400,7 @@ class Batch:
             if absent:
                 raise InvalidArgumentError(f"Batch.from_pandas: {what} has no column {absent[0]!r} (columns: "
                                            f"{list(names)}); name the columns with source=, target= and weight=")
-            ends = (frame[source].to_numpy(), frame[target].to_numpy())
+            ends = (frame[source], frame[target])  # Series: a missing id is said as missing
             return (*ends, frame[columns].to_numpy()) if weighted and columns else ends
 
         return cls.from_arrays(insert=rows(insert, "insert", True), erase=rows(erase, "erase", False),
@@ -511,7 +510,10 @@ class Batch:
 
 
 def _weight_value(w: int | float, name: str) -> float:
-    """One weight as a float64 (a Python int past 1.8e308 has none: Python's OverflowError named no argument)."""
+    """One weight as a float64 (a Python int past 1.8e308 has none: Python's OverflowError named no argument;
+    a bool is no weight, as in every other form of a batch's or a graph's weights)."""
+    if isinstance(w, bool):
+        raise TypeError(f"{name} is {w}, a bool; weights are numbers")
     try:
         return float(w)
     except OverflowError:

@@ -15,6 +15,8 @@ its storage, so an input is never shared with it).
 
 from __future__ import annotations
 
+import operator
+import os
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["Edges", "Rows", "graph_input", "batch_rows", "as_ids", "as_weights", "as_int32", "is_int"]
 
 _INT32_MAX = 2**31 - 1
+# dyng::max_weight_columns, written out so that k is checked before the native module loads.
+MAX_WEIGHT_COLUMNS = 2**16
 _INT32_MIN = -(2**31)
 
 GRAPH_KINDS = (
@@ -76,8 +80,15 @@ def _flag(x: Any, name: str) -> bool:
 
 
 def is_int(x: Any) -> bool:
-    """An int or NumPy integer, not a bool (which Python counts as an int)."""
-    return not isinstance(x, bool) and hasattr(x, "__index__")
+    """An int or NumPy integer (a 0-d integer array too), not a bool (which Python counts as an
+    int); a float, a 0-d float array or an array of one element is none."""
+    if isinstance(x, bool):
+        return False
+    try:
+        operator.index(x)
+    except TypeError:
+        return False
+    return True
 
 
 def as_copy_flag(copy: Any) -> bool | None:
@@ -131,9 +142,9 @@ def as_int64(x: Any, name: str) -> int:
 
 
 def as_weight_columns(k: Any, name: str = "k") -> int:
-    """A weight-column count: an int in [1, 2^31 - 1]."""
-    if not is_int(k) or not 1 <= int(k) <= _INT32_MAX:
-        raise InvalidArgumentError(f"{name}={k!r}; the number of weight columns is an int in [1, 2^31 - 1]")
+    """A weight-column count: an int in [1, MAX_WEIGHT_COLUMNS]."""
+    if not is_int(k) or not 1 <= int(k) <= MAX_WEIGHT_COLUMNS:
+        raise InvalidArgumentError(f"{name}={k!r}; the number of weight columns is an int in [1, {MAX_WEIGHT_COLUMNS}]")
     return int(k)
 
 
@@ -154,6 +165,19 @@ def as_int32(x: Any, name: str) -> int:
     if not _INT32_MIN <= value <= _INT32_MAX:
         raise InvalidArgumentError(f"{name}={value} is out of range: ids and columns are int32")
     return value
+
+
+def as_path(x: Any, name: str) -> str:
+    """A file system path (str, bytes or os.PathLike) as a str; TypeError / InvalidArgumentError
+    naming ``name`` (a NUL character, which no file name holds, was nanobind's bare refusal)."""
+    try:
+        p = os.fspath(x)
+    except TypeError:
+        raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(x).__name__}") from None
+    p = os.fsdecode(p)
+    if "\0" in p:
+        raise InvalidArgumentError(f"{name} {p!r} holds a NUL character, which no file name can")
+    return p
 
 
 def _mod(name: str) -> Any:
@@ -256,9 +280,21 @@ def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
                                        "number of values") from None
     if hasattr(x, "__array__"):
         return np.asarray(x)
+    if isinstance(x, (set, frozenset, dict)):  # NumPy would make an unordered set one object
+        raise TypeError(f"{name} is a {type(x).__name__}, which has no order; give an array or a list")
     if isinstance(x, (str, bytes)) or not hasattr(x, "__len__"):
         raise TypeError(f"{name} must be an array (NumPy, list, DLPack producer), not {type(x).__name__}")
     return np.asarray(x)
+
+
+def _past_int64(a: npt.NDArray[Any]) -> int | None:
+    """The first row of an object array of Python ints that holds one past int64, else None."""
+    if a.dtype != object or not a.size:
+        return None
+    rows = a.reshape(len(a), -1).tolist()
+    if not all(type(v) is int for row in rows for v in row):
+        return None
+    return next((i for i, row in enumerate(rows) if any(not -2**63 <= v < 2**63 for v in row)), None)
 
 
 def as_ids(x: Any, name: str, copy: bool | None) -> npt.NDArray[np.int32]:
@@ -271,6 +307,8 @@ def as_ids(x: Any, name: str, copy: bool | None) -> npt.NDArray[np.int32]:
     if a.dtype.kind not in "iu":
         if a.size == 0 and a.dtype.kind == "f":
             a = a.astype(np.int32)
+        elif (row := _past_int64(a)) is not None:  # NumPy keeps Python ints past int64 as objects
+            raise InvalidArgumentError(f"{name}[{row}] = {a[row]} is out of range for a vertex id (int32, 0-based)")
         else:
             raise TypeError(f"{name} has dtype {a.dtype}; vertex ids are integers (int32, 0-based)")
     if a.dtype != np.int32:
@@ -310,10 +348,16 @@ def as_weights(
     if k < 1:
         raise InvalidArgumentError(f"{name} has shape {a.shape}: k must be >= 1")
     kind = a.dtype.kind
+    if (row := _past_int64(a)) is not None:  # NumPy keeps Python ints past int64 as objects
+        raise InvalidArgumentError(f"{name} row {row} holds an integer past int64; give weights that large as "
+                                   "floats, with weight_type='float64'")
     if kind not in "iuf":
         raise TypeError(f"{name} has dtype {a.dtype}; weights are numbers (int32 or float64)")
-    # An empty list reads as float64 in NumPy; with no value to say otherwise, int32 as for ids.
-    wt = weight_type or ("float64" if kind == "f" and a.size else "int32")
+    # NumPy reads an empty list as float64: with no value and no dtype of its own to say
+    # otherwise, int32 as for ids; an empty array keeps its dtype's meaning (a graph that starts
+    # empty, of float64 weights, takes float insertions).
+    typed = not isinstance(x, (list, tuple, range))
+    wt = weight_type or ("float64" if kind == "f" and (a.size or typed) else "int32")
     if wt not in ("int32", "float64"):
         raise InvalidArgumentError(f"weight_type={weight_type!r}; use 'int32', 'float64' or None")
     target = np.dtype(wt)
@@ -540,6 +584,8 @@ def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | Non
                 raise InvalidArgumentError(f"{name} row {i}: {r!r}; a row is (u, v[, w...])")
             if not all(number(x) for x in r):
                 raise TypeError(f"{name} row {i}: {r!r}; ids and weights are numbers")
+            if not all(isinstance(x, (int, np.integer)) for x in r[:2]):  # as for id arrays: 1.0 is no id
+                raise TypeError(f"{name} row {i}: {r!r}; vertex ids are integers (int32, 0-based)")
             flat.append(list(r))
         width = {len(r) for r in flat}
         if len(width) > 1:

@@ -8,7 +8,8 @@ of the same name here. Semantics match NetworkX's: the same distances (int or fl
 weights), unreachable nodes absent (``NetworkXNoPath`` for a path, in NetworkX's words, also to a
 target the graph lacks), ``cutoff`` as NetworkX applies it, missing weights count 1, bools 0/1.
 Integer weights past int64 are refused (NetworkX sums Python ints; dyng's distances are int64 or
-float64). Among equally short paths, ``dijkstra_path`` takes the canonical tree's
+float64); integer weights past int32 are summed in float64, exact below 2^53, and a distance that
+reaches it is refused rather than rounded (the answers stay ints, as NetworkX's). Among equally short paths, ``dijkstra_path`` takes the canonical tree's
 (docs/adr/0003), which may differ from the one NetworkX returns.
 
 Not registered: ``simple_cycles``. NetworkX's function yields every cycle lazily, in its own order
@@ -32,16 +33,17 @@ class NxGraph:
 
     __networkx_backend__ = "dyng"
 
-    def __init__(self, graph: Any, nodes: list[Any], weight: str | None, directed: bool, source: Any) -> None:
-        self.graph = graph
+    def __init__(self, graph: tuple[Any, bool], nodes: list[Any], weight: str | None, directed: bool, source: Any) -> None:
+        self.graph = graph  # (dyng.Graph, whether its float64 weights are integers past int32)
         self.nodes = nodes
         self.index = {v: i for i, v in enumerate(nodes)}
         self.weight = weight
         self.directed = directed
         self.source = source  # the NetworkX graph, for another weight attribute
 
-    def weighted_by(self, weight: str | None) -> Any:
-        """The dyng.Graph with the weights of edge attribute ``weight`` (None: every edge 1).
+    def weighted_by(self, weight: str | None) -> tuple[Any, bool]:
+        """The dyng.Graph with the weights of edge attribute ``weight`` (None: every edge 1), and
+        whether its float64 weights stand for integers past int32.
 
         NetworkX's conversion cache may hand over a graph converted for another attribute (one
         with weights serves a call with ``weight=None``), so the call's own attribute decides.
@@ -57,20 +59,20 @@ class NxGraph:
         return False
 
 
-def _convert(G: Any, weight: str | None) -> Any:
+def _convert(G: Any, weight: str | None) -> tuple[Any, bool]:
     from ._graph import as_graph
     from ._resources import host_resources
 
     # On the host whatever the default: NetworkX graphs often carry float weights, which the
     # CUDA engines do not take, and the answer goes back to Python dicts anyway.
     try:  # None: unweighted, every weight 1
-        return as_graph(G, weight=weight, resources=host_resources())
+        return as_graph(G, weight=weight, resources=host_resources()), False
     except InvalidArgumentError as e:
         # NetworkX takes any number; integers past int32 go to float64 weights (NetworkX's callers
-        # cannot pass weight_type), as exact as NetworkX's own sums up to 2^53.
+        # cannot pass weight_type), whose sums are exact up to 2^53 (_tree checks the distances).
         if "beyond int32" not in str(e):
             raise
-        return as_graph(G, weight=weight, weight_type="float64", resources=host_resources())
+        return as_graph(G, weight=weight, weight_type="float64", resources=host_resources()), True
 
 
 class BackendInterface:
@@ -103,19 +105,18 @@ class BackendInterface:
     def single_source_dijkstra_path_length(G: NxGraph, source: Any, cutoff: Any = None, weight: Any = "weight") -> dict[Any, Any]:
         import numpy as np
 
-        r = _tree(G, source, weight)
-        d = r.distances.to_numpy()
+        r, d, integral = _tree(G, source, weight)
         inf = np.iinfo(np.int64).max if d.dtype == np.int64 else np.inf
         reach = np.flatnonzero(d != inf)
         if cutoff is not None:  # as NetworkX: the source always, a node unless its distance > cutoff (NaN cuts none)
             reach = reach[~(d[reach] > cutoff) | (reach == G.index[source])]
         order = reach[np.argsort(d[reach], kind="stable")]
-        vals = d[order].tolist()
+        vals = (d[order].astype(np.int64) if integral else d[order]).tolist()
         return {G.nodes[i]: vals[j] for j, i in enumerate(order.tolist())}
 
     @staticmethod
     def dijkstra_path(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> list[Any]:
-        r = _tree(G, source, weight)
+        r, _, _ = _tree(G, source, weight)
         path = r.path_to(G.index[target]) if target in G.index else []
         if not path:
             raise _no_path(f"No path to {target}.")
@@ -123,15 +124,18 @@ class BackendInterface:
 
     @staticmethod
     def dijkstra_path_length(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> Any:
-        r = _tree(G, source, weight)
+        r, d, integral = _tree(G, source, weight)
         if target not in G.index or not r.path_to(G.index[target]):
             raise _no_path(f"Node {target} not reachable from {source}")
-        return r.distances.to_numpy()[G.index[target]].item()
+        value = d[G.index[target]].item()
+        return int(value) if integral else value
 
 
-def _tree(G: NxGraph, source: Any, weight: Any) -> Any:
-    """The sssp result from ``source`` on the host (NodeNotFound for a node G lacks)."""
+def _tree(G: NxGraph, source: Any, weight: Any) -> tuple[Any, Any, bool]:
+    """The sssp result from ``source`` on the host (NodeNotFound for a node G lacks), its
+    distances, and whether they stand for integers (float64 sums of integer weights past int32)."""
     import networkx as nx
+    import numpy as np
 
     from . import sssp
     from ._resources import host_resources
@@ -140,7 +144,20 @@ def _tree(G: NxGraph, source: Any, weight: Any) -> Any:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     if callable(weight):  # can_run declines these; a direct call gets the same answer
         raise TypeError("dyng takes weights from an edge attribute, not a callable")
-    return sssp.compute(G.weighted_by(weight), G.index[source], resources=host_resources())
+    graph, integral = G.weighted_by(weight)
+    r = sssp.compute(graph, G.index[source], resources=host_resources())
+    d = r.distances.to_numpy()
+    if integral:
+        # Integer sums in float64 are exact below 2^53 (past it, 2^53 + 1 rounds to 2^53); the
+        # rounding is monotone, so while every distance is below, every distance is exact (a
+        # longer candidate rounds no lower).
+        finite = d[np.isfinite(d)]
+        if finite.size and finite.max() >= 2.0**53:
+            raise InvalidArgumentError(
+                f"integer weights past int32 are summed in float64 by dyng, exactly below 2^53; a distance from "
+                f"{source!r} is {int(finite.max())} or more, which would be rounded: call NetworkX without "
+                "backend='dyng' (it sums Python ints)")
+    return r, d, integral
 
 
 def _no_path(message: str) -> Exception:

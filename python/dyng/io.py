@@ -8,7 +8,7 @@ from typing import Literal, Sequence
 
 from . import _backend
 from ._graph import Batch, Graph, _enum, as_batch
-from ._normalize import _flag, as_count, as_int64, as_real, as_weight_columns, expect_instance
+from ._normalize import _flag, as_count, as_int64, as_path, as_real, as_weight_columns, expect_instance
 from ._resources import Resources, resolve
 
 __all__ = ["read", "read_batch", "write_graph", "write_batch", "FORMATS"]
@@ -48,6 +48,7 @@ def read(
     rounds it to the nearest integer (int32 weights: e.g. 100 keeps TNTP times to a hundredth, and
     the CUDA backend, which takes int32 weights, can run the network). Raises dyng.IOError naming
     the file and line."""
+    file = as_path(path, "path")
     core = _backend.native()
     res = resolve(resources)
     o = core.ReadOptions()
@@ -66,9 +67,9 @@ def read(
         o.tntp_columns = columns
     with res._lock:
         res._sync_log_level()
-        g, fmt, offset, names, desc = core.read_graph(res._native, os.fspath(path), o)
+        g, fmt, offset, names, desc = core.read_graph(res._native, file, o)
     graph = Graph._wrap(g, None, {"format": fmt.name, "id_offset": offset, "weight_names": tuple(names),
-                                   "description": desc, "path": os.fspath(path)})
+                                   "description": desc, "path": file})
     graph._used(res)
     return graph
 
@@ -82,7 +83,7 @@ def read_batch(path: str | os.PathLike[str], k: int = 1, *, semantics: Literal["
     core = _backend.native()
     k, id_offset = as_weight_columns(k), as_int64(id_offset, "id_offset")
     scale = None if weight_scale is None else as_real(weight_scale, "weight_scale")
-    return Batch._of(core.read_batch(os.fspath(path), k, _enum(core.BatchSemantics, semantics, "semantics"),
+    return Batch._of(core.read_batch(as_path(path, "path"), k, _enum(core.BatchSemantics, semantics, "semantics"),
                                      id_offset, scale, _enum(core.MissingEdge, missing, "missing")))
 
 
@@ -91,7 +92,7 @@ def write_graph(path: str | os.PathLike[str], graph: Graph, format: str | None =
     expect_instance(graph, Graph, "graph")
     core = _backend.native()
     with graph._lock:
-        core.write_graph(os.fspath(path), graph._g, _format(core, format))
+        core.write_graph(as_path(path, "path"), graph._g, _format(core, format))
 
 
 def write_batch(path: str | os.PathLike[str], batch: Batch, id_offset: int = 0) -> None:
@@ -99,4 +100,4 @@ def write_batch(path: str | os.PathLike[str], batch: Batch, id_offset: int = 0) 
     b = as_batch(batch)
     id_offset = as_int64(id_offset, "id_offset")
     with b._lock:
-        _backend.native().write_batch(os.fspath(path), b._b, id_offset)
+        _backend.native().write_batch(as_path(path, "path"), b._b, id_offset)

@@ -19,7 +19,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_engine, as_int32, expect_instance, is_int
+from ._normalize import as_engine, as_int32, as_path, expect_instance, is_int
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -253,13 +253,14 @@ def verify(result: Result) -> str:
 def write_files(directory: str, result: Result, suffix: str = "Updated") -> None:
     """Writes the original DynaMOSP output layout into ``directory`` (docs/mosp.md); an error
     (dyng.IOError) leaves the directory as it was."""
-    import os
-
     expect_instance(result, Result, "mosp.write_files: result")
+    folder = as_path(directory, "mosp.write_files: directory")
+    if not isinstance(suffix, str):
+        raise TypeError(f"mosp.write_files: suffix must be a str, not {type(suffix).__name__}")
     g = result._graph
     with g._lock:
         result._check("write_files")
-        _backend.native().mosp_write_files(os.fspath(directory), result._r, suffix)
+        _backend.native().mosp_write_files(folder, result._r, suffix)
 
 
 def _rebuild_result(graph: Graph, source: int, objectives: list[int], pref: list[int], strategy: str,

@@ -14,7 +14,7 @@ from . import _backend
 from ._array import Array
 from ._errors import InvalidArgumentError
 from ._graph import Batch, Graph, _enum, using
-from ._normalize import as_engine, as_ids, as_int32, as_ndarray, expect_instance
+from ._normalize import _flag, as_engine, as_ids, as_int32, as_ndarray, as_real, expect_instance
 from ._resources import Resources, resolve
 from ._result import ResultBase
 
@@ -150,9 +150,7 @@ def _params(core: Any, source: int, objective: int, engine: str | None, strategy
     p.objective = as_int32(objective, "objective")
     p.engine = as_engine(engine, "sssp")
     p.strategy = _enum(core.SsspStrategy, strategy, "strategy")
-    if isinstance(recompute_fraction, bool) or not isinstance(recompute_fraction, (int, float)):
-        raise TypeError(f"recompute_fraction={recompute_fraction!r}; give a number >= 0")
-    p.recompute_fraction = float(recompute_fraction)
+    p.recompute_fraction = as_real(recompute_fraction, "recompute_fraction")  # the library checks >= 0
     return p
 
 
@@ -216,12 +214,14 @@ def from_arrays(graph: Graph, source: int, distances: Any, parents: Any, *, obje
     d = np.ascontiguousarray(as_ndarray(distances, "distances", None))  # device arrays come to the host
     if d.ndim != 1:
         raise InvalidArgumentError(f"distances have shape {d.shape}; give one distance per vertex (1-D)")
+    if not d.dtype.isnative:  # big-endian int64 is int64, as every other input reads it
+        d = d.astype(d.dtype.newbyteorder("="))
     if d.dtype not in (np.int64, np.float64):
         raise InvalidArgumentError(f"distances have dtype {d.dtype}; give int64 (int32 weights) or float64")
     par = as_ids(parents, "parents", None)
     p = _params(core, source, graph._column(objective, "objective"), None, "automatic", _DEFAULT_RECOMPUTE_FRACTION)
     with using(graph, res):
-        r = core.sssp_from_arrays(res._native, graph._g, p, d, par, canonicalize)
+        r = core.sssp_from_arrays(res._native, graph._g, p, d, par, _flag(canonicalize, "canonicalize"))
     return Result(r, graph)
 
 

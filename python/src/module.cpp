@@ -6,12 +6,14 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "dyng/core/types.hpp"
 
 NB_MODULE(_core, m)
 {
   m.doc() = "dyng's native module: thin bindings of libdyng; use the typed package dyng.";
   // The selection checks a plugin module's version against dyng's before using it (ADR 0011).
   m.attr("__version__") = std::string(dyng::library_build().version);
+  m.attr("max_weight_columns") = dyng::max_weight_columns;  // dyng._normalize writes it out (tested)
   dyng::python::bind_errors(m);
   dyng::python::bind_core(m);
   dyng::python::bind_graph(m);

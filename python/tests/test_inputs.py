@@ -137,7 +137,7 @@ def test_batch_from_arrays_and_lists() -> None:
         dyng.Batch.from_arrays(erase=[(0, 1, 5)])
     with pytest.raises(ValueError, match="semantics"):
         dyng.Batch(semantics="other")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="k >= 1"):
+    with pytest.raises(ValueError, match=r"Batch: k=0; the number of weight columns is an int in \[1, 65536\]"):
         dyng.Batch(0)
 
 
@@ -195,13 +195,22 @@ def test_an_undirected_networkx_graph_read_as_directed_keeps_both_arcs() -> None
     assert dist(dyng.as_graph(G, directed=True)) == dist(dyng.as_graph(G)) == [0, 3, 7]
 
 
-def test_weight_column_counts_past_int32_or_memory_are_refused() -> None:
-    with pytest.raises(dyng.InvalidArgumentError, match=r"k=2147483648; .* \[1, 2\^31 - 1\]"):
-        dyng.Graph([0], [1], k=2**31)
+def test_weight_column_counts_past_the_bound_or_memory_are_refused() -> None:
+    from dyng import _backend
+    from dyng._normalize import MAX_WEIGHT_COLUMNS
+
+    assert MAX_WEIGHT_COLUMNS == _backend.native().max_weight_columns == 65536
+    # Past the bound even without an edge (the columns' names alone filled memory: OOM-killed).
+    for make in (lambda k: dyng.Graph([0], [1], k=k), lambda k: dyng.Graph([], [], k=k), lambda k: dyng.Batch(k),
+                 lambda k: dyng.Batch.from_arrays(insert=[(0, 1)], k=k)):
+        with pytest.raises(dyng.InvalidArgumentError, match=r"k=65537; the number of weight columns is an int in \[1, 65536\]"):
+            make(2**16 + 1)
+    assert dyng.Graph([], [], k=2**16).k == 2**16
     # Columns the build would make (the rows' spare slots, then the weights of 1, whichever a
-    # machine's memory refuses first): budgeted against memory before any is allocated.
-    with pytest.raises(dyng.InvalidArgumentError, match="2147483647 weight columns.* would take .*fewer columns"):
-        dyng.Graph(np.zeros(1000, np.int32), np.ones(1000, np.int32), k=2**31 - 1)
+    # machine's memory refuses first): budgeted against memory before any is allocated (a million
+    # arcs of 65,536 columns: ~260 GB).
+    with pytest.raises(dyng.InvalidArgumentError, match="65536 weight columns.* would take .*fewer columns"):
+        dyng.Graph(np.zeros(10**6, np.int32), np.ones(10**6, np.int32), k=2**16)
 
 
 def test_io_weight_scale_reads_fixed_point_int32(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -344,6 +353,68 @@ def test_batch_rows_of_strings_or_bytes_are_refused() -> None:
         dyng.Batch.from_arrays(erase=["01"])
     b = dyng.Batch.from_arrays(insert=[(0, 1, np.array(7.0)), (1, 2, [np.float32(2)])])  # 0-d arrays read as values
     assert b.insertions[2].ravel().tolist() == [7.0, 2.0]
+
+
+def test_inputs_of_one_meaning_read_alike() -> None:
+    # An empty array of float64 weights is a float64 graph, which takes float insertions (an
+    # empty list, which has no dtype, stays int32 as for ids).
+    e = np.array([], np.int32)
+    for g in (dyng.Graph(e, e, np.array([], np.float64), n=3), dyng.Graph(e, e, np.array([], np.float64), n=3, copy=False),
+              dyng.Graph.from_scipy(sp.csr_matrix((3, 3), dtype=np.float64)),
+              dyng.Graph.from_pandas(pd.DataFrame({"src": e, "dst": e, "w": np.array([], np.float64)}), weight="w", n=3)):
+        assert g.weight_type == "float64"
+        dyng.update(g, dyng.Batch().insert(0, 1, 0.5))
+    assert dyng.Graph([], [], [], n=3).weight_type == "int32"
+    # Python ints past int64 are ids out of range, or weights to give as floats (not "dtype object").
+    with pytest.raises(dyng.InvalidArgumentError, match=r"src\[1\] = 1180591620717411303424 is out of range for a vertex id"):
+        dyng.Graph([0, 2**70], [1, 1])
+    with pytest.raises(dyng.InvalidArgumentError, match="weights row 1 holds an integer past int64; give weights that large as floats"):
+        dyng.Graph([0, 1], [1, 2], [1, 2**70])
+    # A bool is no weight and a float no id, in every form of a batch.
+    with pytest.raises(TypeError, match="Batch.insert: w is True, a bool"):
+        dyng.Batch().insert(0, 3, True)
+    with pytest.raises(TypeError, match="insert row 0: .*; vertex ids are integers"):
+        dyng.Batch.from_arrays(insert=[(0.0, 1.0, 2)])
+    with pytest.raises(TypeError, match="erase row 0: .*; vertex ids are integers"):
+        dyng.Batch.from_arrays(erase=[(np.float32(1), 2)])
+    # An array of one element is no scalar id; a 0-d float array no k.
+    g = dyng.Graph([0, 1], [1, 2], [1, 1])
+    with pytest.raises(TypeError, match="source must be an int, not ndarray"):
+        dyng.sssp.compute(g, np.array([1]))
+    with pytest.raises(TypeError, match="k must be an int"):
+        dyng.cycle_count.compute(g, np.array(3.0))  # type: ignore[arg-type]
+    assert dyng.sssp.compute(g, np.array(1)).source == 1  # a 0-d integer array is an int
+    # An unordered container is no array.
+    with pytest.raises(TypeError, match="src is a set, which has no order"):
+        dyng.Graph({0, 1}, [1, 2])
+    # A missing id in a pandas batch is said as missing.
+    with pytest.raises(dyng.InvalidArgumentError, match="insert dst.*missing \\(NA\\)"):
+        dyng.Batch.from_pandas(insert=pd.DataFrame({"src": [0, 1], "dst": [1, None]}))
+    # recompute_fraction: any real number (the library bounds it), named when it is none.
+    assert dyng.sssp.compute(g, 0, recompute_fraction=np.float32(0.5)).recompute_fraction == 0.5
+    with pytest.raises(dyng.InvalidArgumentError, match="recompute_fraction=.* is beyond float64"):
+        dyng.sssp.compute(g, 0, recompute_fraction=10**400)
+    # Big-endian int64 distances are int64.
+    r = dyng.sssp.compute(g, 0)
+    back = dyng.sssp.from_arrays(g, 0, r.distances.to_numpy().astype(">i8"), r.parents.to_numpy())
+    assert back.distances.tolist() == r.distances.tolist()
+
+
+def test_paths_and_flags_are_checked_by_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    g = dyng.Graph([0, 1], [1, 2], [1, 1])
+    for call in (lambda: dyng.io.read("x.gr\0y"), lambda: dyng.io.write_graph(tmp_path / "x\0y.gr", g),
+                 lambda: dyng.io.read_batch("b\0.txt"), lambda: dyng.io.write_batch("b\0.txt", dyng.Batch())):
+        with pytest.raises(dyng.InvalidArgumentError, match="path .* holds a NUL character, which no file name can"):
+            call()
+    with pytest.raises(TypeError, match="path must be a path \\(str or os.PathLike\\), not int"):
+        dyng.io.read(3)  # type: ignore[arg-type]
+    m = dyng.mosp.compute(dyng.Graph([0, 1], [1, 2], [[1, 2], [1, 1]]), 0)
+    with pytest.raises(TypeError, match="suffix must be a str, not NoneType"):
+        dyng.mosp.write_files(tmp_path / "out", m, suffix=None)  # type: ignore[arg-type]
+    r = dyng.sssp.compute(g, 0)
+    for flag in (1, None, "no"):
+        with pytest.raises(TypeError, match="canonicalize must be a bool"):
+            dyng.sssp.from_arrays(g, 0, r.distances.to_numpy(), r.parents.to_numpy(), canonicalize=flag)  # type: ignore[arg-type]
 
 
 def test_batch_row_values_past_int64_or_float64_are_refused_by_row() -> None:

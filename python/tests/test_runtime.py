@@ -259,6 +259,14 @@ def test_networkx_backend_matches_networkx() -> None:
     B.add_edge(0, 1, weight=2**40)
     B.add_edge(1, 2, weight=3)
     assert nx.single_source_dijkstra_path_length(B, 0, backend="dyng") == {0: 0, 1: 2**40, 2: 2**40 + 3}
+    # ... summed in float64 and answered as ints, as NetworkX's; exact below 2^53, refused from it.
+    assert all(type(d) is int for d in nx.single_source_dijkstra_path_length(B, 0, backend="dyng").values())
+    assert type(nx.dijkstra_path_length(B, 0, 2, backend="dyng")) is int
+    P = nx.DiGraph([(0, 1, {"weight": 2**53 - 4}), (1, 2, {"weight": 3})])
+    assert nx.dijkstra_path_length(P, 0, 2, backend="dyng") == 2**53 - 1
+    P.add_edge(2, 3, weight=2)  # 2^53 + 1, which float64 rounds to 2^53
+    with pytest.raises(dyng.InvalidArgumentError, match="exactly below 2\\^53; a distance from 0 is 9007199254740992 or more"):
+        nx.dijkstra_path_length(P, 0, 2, backend="dyng")
     # NetworkX's cutoff: the source always, NaN cuts nothing; bool weights count 0/1.
     for cutoff in (-1, 0, 2**40, float("nan")):
         assert nx.single_source_dijkstra_path_length(B, 0, cutoff=cutoff, backend="dyng") == \
