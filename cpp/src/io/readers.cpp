@@ -216,12 +216,18 @@ edge_list parse_edge_list(std::string_view text, std::string_view name, parse_op
       if (sep == '\t') form = "<u>\\t<v>[\\t<w>...]";
     }
     fields f(body, sep);
+    // A CSV field may be quoted ("0","1","2.5", as spreadsheets and pandas' QUOTE_ALL write them).
+    auto const next = [&](std::string_view& field) {
+      if (!f.next(field)) return false;
+      if (csv && field.size() >= 2 && field.front() == '"' && field.back() == '"') field = field.substr(1, field.size() - 2);
+      return true;
+    };
     if (columns < 0) {
       // The first row fixes the column count; in a CSV a non-numeric first field makes it a header.
       int count = 0;
       bool numeric = true;
       std::vector<std::string> names;
-      while (f.next(t)) {
+      while (next(t)) {
         std::int64_t id = 0;
         if (count == 0 && !to_int(t, id)) numeric = false;
         names.emplace_back(t);
@@ -237,7 +243,7 @@ edge_list parse_edge_list(std::string_view text, std::string_view name, parse_op
       f = fields(body, sep);
     }
     std::string_view tu, tv;
-    if (!f.next(tu) || !f.next(tv)) fail_expected(name, ln, form, line);
+    if (!next(tu) || !next(tv)) fail_expected(name, ln, form, line);
     std::int64_t u = 0, v = 0;
     if (!to_int(tu, u) || !to_int(tv, v)) fail_expected(name, ln, form, line);
     if (u < 0 || v < 0)
@@ -248,7 +254,7 @@ edge_list parse_edge_list(std::string_view text, std::string_view name, parse_op
     el.src.push_back(static_cast<vertex_t>(u));
     el.dst.push_back(static_cast<vertex_t>(v));
     int count = 2;
-    while (f.next(t)) {
+    while (next(t)) {
       if (count < columns) take_weight(el, t, name, ln, line, form, opts);
       ++count;
     }

@@ -386,6 +386,19 @@ TEST(IoRead, CsvHeaderNamesTheWeights)
   EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {3, 4}}, {1, 2, {5, 6}}}));
 }
 
+TEST(IoRead, CsvFieldsMayBeQuoted)
+{
+  // As spreadsheets and pandas' QUOTE_ALL write them: the quotes are no part of a name or a
+  // number (a quoted one-row file was a header and no edge; two rows, a malformed line).
+  auto const f = io::read_graph_from_memory(res, "\"src\",\"dst\",\"len\"\n\"0\",\"1\",\"2.5\"\n1,2,\"4\"\n", {}, "q.csv");
+  EXPECT_EQ(f.weight_names, std::vector<std::string>{"len"});
+  EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {2.5}}, {1, 2, {4}}}));
+  EXPECT_EQ(arcs_of(io::read_graph_from_memory(res, "\"0\",\"1\",\"2\"\n", {}, "one.csv").graph),
+            (std::vector<arc>{{0, 1, {2}}}));
+  // A SNAP file's fields are not unquoted: a quote there is a malformed line.
+  EXPECT_THROW((void)io::read_graph_from_memory(res, "\"0\" \"1\"\n", {}, "q.txt"), io_error);
+}
+
 TEST(IoRead, SnapNodesCommentKeepsIsolatedVertices)
 {
   auto const f = io::read_graph_from_memory(res, "# Nodes: 10 Edges: 1\n0 1\n", {}, "n.txt");
