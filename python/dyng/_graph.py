@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Sequence
 from . import _backend
 from ._errors import InvalidArgumentError
 from ._normalize import (Edges, as_count, as_ids, as_int32, as_real, as_weight_columns, batch_rows, expect_instance,
-                         graph_input, is_int)
+                         graph_input)
 from ._resources import Resources, resolve
 
 if TYPE_CHECKING:
@@ -528,6 +528,10 @@ def _weight_row(w: Any) -> Any:
 
     if w is None or isinstance(w, (str, bytes)):
         raise TypeError(f"w must be a number or a sequence of k numbers, not {type(w).__name__}")
+    if not hasattr(w, "dtype") and hasattr(w, "__iter__"):
+        w = list(w)
+        if any(isinstance(x, (bool, np.bool_)) for x in w):  # NumPy would make True a 1
+            raise TypeError(f"w={w!r} holds a bool; weights are numbers")
     a = np.asarray(w)
     if a.ndim == 0:  # a NumPy scalar
         a = a.reshape(1)

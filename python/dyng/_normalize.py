@@ -287,14 +287,17 @@ def as_ndarray(x: Any, name: str, copy: bool | None) -> npt.NDArray[Any]:
     return np.asarray(x)
 
 
+def _python_numbers(a: npt.NDArray[Any]) -> bool:
+    """Whether an object array holds Python ints and floats alone (no bools)."""
+    return all(type(v) in (int, float) for v in a.reshape(-1).tolist())
+
+
 def _past_int64(a: npt.NDArray[Any]) -> int | None:
-    """The first row of an object array of Python ints that holds one past int64, else None."""
-    if a.dtype != object or not a.size:
+    """The first row of an object array of Python numbers that holds an int past int64, else None."""
+    if a.dtype != object or not a.size or not _python_numbers(a):
         return None
     rows = a.reshape(len(a), -1).tolist()
-    if not all(type(v) is int for row in rows for v in row):
-        return None
-    return next((i for i, row in enumerate(rows) if any(not -2**63 <= v < 2**63 for v in row)), None)
+    return next((i for i, row in enumerate(rows) if any(type(v) is int and not -2**63 <= v < 2**63 for v in row)), None)
 
 
 def as_ids(x: Any, name: str, copy: bool | None) -> npt.NDArray[np.int32]:
@@ -345,12 +348,18 @@ def as_weights(
         raise InvalidArgumentError(f"{name} must be (m,) or (m, k), got shape {a.shape}")
     if a.shape[0] != rows:
         raise InvalidArgumentError(f"{name} has {a.shape[0]} rows for {rows} edges; give one row per edge")
-    if k < 1:
-        raise InvalidArgumentError(f"{name} has shape {a.shape}: k must be >= 1")
+    if not 1 <= k <= MAX_WEIGHT_COLUMNS:
+        raise InvalidArgumentError(f"{name} has shape {a.shape}: {k} weight columns; the number of weight columns is "
+                                   f"an int in [1, {MAX_WEIGHT_COLUMNS}]")
     kind = a.dtype.kind
+    if weight_type == "float64" and kind == "O" and _python_numbers(a):  # ints past int64 among them
+        try:
+            a, kind = a.astype(np.float64), "f"
+        except OverflowError:
+            raise InvalidArgumentError(f"{name} holds an integer beyond float64 (1.8e308)") from None
     if (row := _past_int64(a)) is not None:  # NumPy keeps Python ints past int64 as objects
-        raise InvalidArgumentError(f"{name} row {row} holds an integer past int64; give weights that large as "
-                                   "floats, with weight_type='float64'")
+        raise InvalidArgumentError(f"{name} row {row} holds an integer past int64; pass weight_type='float64' to read "
+                                   "such weights as floats")
     if kind not in "iuf":
         raise TypeError(f"{name} has dtype {a.dtype}; weights are numbers (int32 or float64)")
     # NumPy reads an empty list as float64: with no value and no dtype of its own to say

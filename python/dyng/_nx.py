@@ -33,8 +33,9 @@ class NxGraph:
 
     __networkx_backend__ = "dyng"
 
-    def __init__(self, graph: tuple[Any, bool], nodes: list[Any], weight: str | None, directed: bool, source: Any) -> None:
-        self.graph = graph  # (dyng.Graph, whether its float64 weights are integers past int32)
+    def __init__(self, converted: tuple[Any, bool], nodes: list[Any], weight: str | None, directed: bool,
+                 source: Any) -> None:
+        self.graph, self.integral = converted  # integral: float64 weights that are integers past int32
         self.nodes = nodes
         self.index = {v: i for i, v in enumerate(nodes)}
         self.weight = weight
@@ -49,7 +50,7 @@ class NxGraph:
         with weights serves a call with ``weight=None``), so the call's own attribute decides.
         """
         if weight == self.weight:
-            return self.graph
+            return self.graph, self.integral
         return _convert(self.source, weight)
 
     def is_directed(self) -> bool:
@@ -111,15 +112,16 @@ class BackendInterface:
         if cutoff is not None:  # as NetworkX: the source always, a node unless its distance > cutoff (NaN cuts none)
             reach = reach[~(d[reach] > cutoff) | (reach == G.index[source])]
         order = reach[np.argsort(d[reach], kind="stable")]
-        vals = (d[order].astype(np.int64) if integral else d[order]).tolist()
+        vals = _as_networkx(d[order], integral, source)
         return {G.nodes[i]: vals[j] for j, i in enumerate(order.tolist())}
 
     @staticmethod
     def dijkstra_path(G: NxGraph, source: Any, target: Any, weight: Any = "weight") -> list[Any]:
-        r, _, _ = _tree(G, source, weight)
+        r, d, integral = _tree(G, source, weight)
         path = r.path_to(G.index[target]) if target in G.index else []
         if not path:
             raise _no_path(f"No path to {target}.")
+        _as_networkx(d[G.index[target]:G.index[target] + 1], integral, source)  # a length it sums exactly
         return [G.nodes[i] for i in path]
 
     @staticmethod
@@ -127,15 +129,13 @@ class BackendInterface:
         r, d, integral = _tree(G, source, weight)
         if target not in G.index or not r.path_to(G.index[target]):
             raise _no_path(f"Node {target} not reachable from {source}")
-        value = d[G.index[target]].item()
-        return int(value) if integral else value
+        return _as_networkx(d[G.index[target]:G.index[target] + 1], integral, source)[0]
 
 
 def _tree(G: NxGraph, source: Any, weight: Any) -> tuple[Any, Any, bool]:
     """The sssp result from ``source`` on the host (NodeNotFound for a node G lacks), its
     distances, and whether they stand for integers (float64 sums of integer weights past int32)."""
     import networkx as nx
-    import numpy as np
 
     from . import sssp
     from ._resources import host_resources
@@ -146,18 +146,27 @@ def _tree(G: NxGraph, source: Any, weight: Any) -> tuple[Any, Any, bool]:
         raise TypeError("dyng takes weights from an edge attribute, not a callable")
     graph, integral = G.weighted_by(weight)
     r = sssp.compute(graph, G.index[source], resources=host_resources())
-    d = r.distances.to_numpy()
-    if integral:
-        # Integer sums in float64 are exact below 2^53 (past it, 2^53 + 1 rounds to 2^53); the
-        # rounding is monotone, so while every distance is below, every distance is exact (a
-        # longer candidate rounds no lower).
-        finite = d[np.isfinite(d)]
-        if finite.size and finite.max() >= 2.0**53:
-            raise InvalidArgumentError(
-                f"integer weights past int32 are summed in float64 by dyng, exactly below 2^53; a distance from "
-                f"{source!r} is {int(finite.max())} or more, which would be rounded: call NetworkX without "
-                "backend='dyng' (it sums Python ints)")
-    return r, d, integral
+    return r, r.distances.to_numpy(), integral
+
+
+def _as_networkx(d: Any, integral: bool, source: Any) -> list[Any]:
+    """Distances (reached ones) as NetworkX answers them: ints for integer weights.
+
+    Integer weights past int32 are summed in float64, exact below 2^53. A distance below it is
+    exact whatever lies beyond: its path's sums are below it, and any path longer than 2^53 sums
+    to 2^53 or more (rounding is monotone and 2^53 is a float). One at 2^53 may be rounded (2^53 + 1
+    is 2^53): refused.
+    """
+    import numpy as np
+
+    if not integral:
+        return list(d.tolist())
+    if d.size and d.max() >= 2.0**53:
+        raise InvalidArgumentError(
+            f"integer weights past int32 are summed in float64 by dyng, exactly below 2^53; a distance from "
+            f"{source!r} is {int(d.max())} or more, which could be rounded: call NetworkX without backend='dyng' "
+            "(it sums Python ints)")
+    return list(d.astype(np.int64).tolist())
 
 
 def _no_path(message: str) -> Exception:

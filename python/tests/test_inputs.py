@@ -368,11 +368,19 @@ def test_inputs_of_one_meaning_read_alike() -> None:
     # Python ints past int64 are ids out of range, or weights to give as floats (not "dtype object").
     with pytest.raises(dyng.InvalidArgumentError, match=r"src\[1\] = 1180591620717411303424 is out of range for a vertex id"):
         dyng.Graph([0, 2**70], [1, 1])
-    with pytest.raises(dyng.InvalidArgumentError, match="weights row 1 holds an integer past int64; give weights that large as floats"):
-        dyng.Graph([0, 1], [1, 2], [1, 2**70])
+    for weights in ([1, 2**70], [1.0, 2**70]):
+        with pytest.raises(dyng.InvalidArgumentError, match="weights row 1 holds an integer past int64; pass weight_type='float64'"):
+            dyng.Graph([0, 1], [1, 2], weights)
+        assert dyng.Graph([0, 1], [1, 2], weights, weight_type="float64").to_csr()[2].tolist() == [[1.0], [2.0**70]]
+    # A weights array's own k is bounded as k= is.
+    with pytest.raises(dyng.InvalidArgumentError, match=r"65537 weight columns; the number of weight columns is an int in \[1, 65536\]"):
+        dyng.Graph([0], [1], np.ones((1, 2**16 + 1), np.int32))
     # A bool is no weight and a float no id, in every form of a batch.
     with pytest.raises(TypeError, match="Batch.insert: w is True, a bool"):
         dyng.Batch().insert(0, 3, True)
+    with pytest.raises(TypeError, match="w=\\[True, 2\\] holds a bool"):
+        dyng.Batch(2).insert(0, 1, (True, 2))
+    assert dyng.Batch(2).insert(0, 1, (w for w in (1, 2))).insert(0, 2, np.array([3, 4])) is not None
     with pytest.raises(TypeError, match="insert row 0: .*; vertex ids are integers"):
         dyng.Batch.from_arrays(insert=[(0.0, 1.0, 2)])
     with pytest.raises(TypeError, match="erase row 0: .*; vertex ids are integers"):
@@ -411,6 +419,10 @@ def test_paths_and_flags_are_checked_by_name(tmp_path) -> None:  # type: ignore[
     m = dyng.mosp.compute(dyng.Graph([0, 1], [1, 2], [[1, 2], [1, 1]]), 0)
     with pytest.raises(TypeError, match="suffix must be a str, not NoneType"):
         dyng.mosp.write_files(tmp_path / "out", m, suffix=None)  # type: ignore[arg-type]
+    for suffix in ("x\0y", "../x"):
+        with pytest.raises(dyng.InvalidArgumentError, match="the suffix holds a '/' or a NUL character"):
+            dyng.mosp.write_files(tmp_path / "out", m, suffix=suffix)
+    assert not (tmp_path / "out").exists()
     r = dyng.sssp.compute(g, 0)
     for flag in (1, None, "no"):
         with pytest.raises(TypeError, match="canonicalize must be a bool"):

@@ -265,8 +265,16 @@ def test_networkx_backend_matches_networkx() -> None:
     P = nx.DiGraph([(0, 1, {"weight": 2**53 - 4}), (1, 2, {"weight": 3})])
     assert nx.dijkstra_path_length(P, 0, 2, backend="dyng") == 2**53 - 1
     P.add_edge(2, 3, weight=2)  # 2^53 + 1, which float64 rounds to 2^53
-    with pytest.raises(dyng.InvalidArgumentError, match="exactly below 2\\^53; a distance from 0 is 9007199254740992 or more"):
-        nx.dijkstra_path_length(P, 0, 2, backend="dyng")
+    for call in (nx.dijkstra_path_length, nx.dijkstra_path):
+        with pytest.raises(dyng.InvalidArgumentError, match="exactly below 2\\^53; a distance from 0 is 9007199254740992 or more"):
+            call(P, 0, 3, backend="dyng")
+    with pytest.raises(dyng.InvalidArgumentError, match="exactly below 2\\^53"):
+        nx.single_source_dijkstra_path_length(P, 0, backend="dyng")
+    # What is answered decides: a far vertex does not spoil a nearer target or a cutoff.
+    assert nx.dijkstra_path_length(P, 0, 2, backend="dyng") == 2**53 - 1
+    assert nx.dijkstra_path(P, 0, 2, backend="dyng") == [0, 1, 2]
+    assert nx.single_source_dijkstra_path_length(P, 0, cutoff=2**53 - 1, backend="dyng") == \
+        {0: 0, 1: 2**53 - 4, 2: 2**53 - 1}
     # NetworkX's cutoff: the source always, NaN cuts nothing; bool weights count 0/1.
     for cutoff in (-1, 0, 2**40, float("nan")):
         assert nx.single_source_dijkstra_path_length(B, 0, cutoff=cutoff, backend="dyng") == \

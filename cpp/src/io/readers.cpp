@@ -234,6 +234,7 @@ edge_list parse_edge_list(std::string_view text, std::string_view name, parse_op
         ++count;
       }
       if (count < 2) fail_expected(name, ln, form, line);
+      if (opts.file_weights) check_file_columns(count - 2, name, ln);
       columns = count;
       first_row = ln;
       if (csv && !numeric) {
@@ -568,6 +569,7 @@ edge_list parse_mosp_csr(std::string_view row_ptr, std::string_view col_ind, std
         ++count;
       } while (f.next(t));
       if (el.k == 0) {
+        if (opts.file_weights) check_file_columns(count, names[2], ln);
         el.k = count;
         form = "K = " + num(count) + " integer weights";
       } else if (count != el.k) {

@@ -44,6 +44,13 @@ std::string excerpt(std::string_view line)
   return out;
 }
 
+void check_file_columns(std::int64_t count, std::string_view name, std::int64_t line)
+{
+  if (count > max_weight_columns)
+    fail(name, line, std::to_string(count) + " weight columns; dyng reads 1 to " + std::to_string(max_weight_columns) +
+                         " (to ignore the file's weights, read with file_weights = false)");
+}
+
 void fail_expected(std::string_view name, std::int64_t line, std::string_view form, std::string_view got)
 {
   fail(name, line, "expected '" + std::string(form) + "', got '" + excerpt(got) + "'");
@@ -109,8 +116,12 @@ void check_is_text(std::string_view head, std::string_view name, bool inflated)
        [](std::string_view h) { return h.starts_with(std::string_view("\xFD" "7zXZ\0", 6)); }},
       {"zstd data", "decompress it first (zstd -d)", [](std::string_view h) { return h.starts_with("\x28\xB5\x2F\xFD"); }},
       {"a zip archive", "extract the graph first (unzip)", [](std::string_view h) { return h.starts_with("PK\x03\x04"); }},
+      // POSIX's "ustar\0" or GNU's "ustar  \0" at byte 257 (with its NUL: a text may say "ustar").
       {"a tar archive", "extract the graph first (tar -xf)",
-       [](std::string_view h) { return h.size() >= 262 && h.substr(257, 5) == "ustar"; }},
+       [](std::string_view h) {
+         return h.size() >= 265 && (h.substr(257, 6) == std::string_view("ustar\0", 6) ||
+                                    h.substr(257, 8) == std::string_view("ustar  \0", 8));
+       }},
   };
   for (auto const& k : others) {
     if (k.starts(head)) fail(name, 0, it + " is " + std::string(k.what) + formats + ": " + std::string(k.remedy));

@@ -2,11 +2,12 @@
 // Scanning helpers shared by the readers: a line reader over a buffer, a field cursor within a
 // line, number parsing with std::from_chars, and io_error messages of the form `name:line: ...`.
 // Everything works on string_views into one buffer: no allocation per line.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -17,6 +18,9 @@ namespace dyng::io::detail {
 
 /// `name:line: what` (line 0: `name: what`).
 [[noreturn]] void fail(std::string_view name, std::int64_t line, std::string const& what);
+/// Refuses a file's count of weight columns past dyng::max_weight_columns, at the line that
+/// shows it (before its rows fill memory; the builders would refuse it without the file's name).
+void check_file_columns(std::int64_t count, std::string_view name, std::int64_t line);
 /// The line as it appears in a message: at most 80 characters, control bytes as `\xNN`.
 std::string excerpt(std::string_view line);
 /// `expected '<form>', got '<line>'`.
@@ -129,6 +133,33 @@ inline bool to_id(std::string_view f, std::int64_t& v) noexcept
 
 /// A whole-field number; `integral` tells whether it was written as an integer. Accepts what
 /// from_chars accepts (decimal, exponent, inf, nan); callers check the value.
+/// The value of a number that std::from_chars read whole but found past float64's range: an
+/// infinity of its sign if its magnitude is large, a zero of its sign if small (as strtod has it,
+/// but not depending on the locale's decimal point).
+inline double beyond_float64(std::string_view f) noexcept
+{
+  bool const negative = f.starts_with('-');
+  if (negative) f.remove_prefix(1);
+  auto const e = f.find_first_of("eE");
+  std::int64_t exponent = 0;
+  if (e != std::string_view::npos) {
+    auto digits = f.substr(e + 1);
+    bool const down = digits.starts_with('-');
+    if (down || digits.starts_with('+')) digits.remove_prefix(1);
+    std::int64_t x = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), x).ec != std::errc{})
+      x = std::int64_t{1} << 40;  // only its sign matters
+    exponent = down ? -x : x;
+  }
+  // The decimal order of the first non-zero digit (one exists: a zero is in range).
+  auto const mantissa = f.substr(0, e);
+  auto const point = std::min(mantissa.find('.'), mantissa.size());
+  auto const first = mantissa.find_first_not_of("0.");
+  auto const order = first < point ? static_cast<std::int64_t>(point - first) - 1 : -static_cast<std::int64_t>(first - point);
+  double const magnitude = order + exponent > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+  return negative ? -magnitude : magnitude;
+}
+
 inline bool to_number(std::string_view f, double& v, bool& integral) noexcept
 {
   if (f.empty()) return false;
@@ -143,9 +174,8 @@ inline bool to_number(std::string_view f, double& v, bool& integral) noexcept
   auto [ptr2, ec2] = std::from_chars(f.data(), f.data() + f.size(), v);
   if (ptr2 != f.data() + f.size()) return false;
   if (ec2 == std::errc::result_out_of_range) {
-    // A number past float64's range, as strtod reads it: 1e400 is infinite (said as not finite,
-    // not as no number), 1e-400 is 0, and not an integer that was written.
-    v = std::strtod(std::string(f).c_str(), nullptr);
+    // 1e400 is infinite (said as not finite, not as no number), 1e-400 is 0, and no integer.
+    v = beyond_float64(f);
     integral = false;
     return true;
   }

@@ -15,6 +15,11 @@ void write_files(std::filesystem::path const& directory, result const& r, std::s
 {
   namespace fs = std::filesystem;
   DYNG_EXPECTS(r.graph_id() != 0, "mosp::write_files: the result is empty (moved from); compute a new one");
+  // The suffix goes into file names ("distances" + suffix + ".txt"): a NUL would cut the name
+  // short, a '/' put the file elsewhere.
+  DYNG_EXPECTS(suffix.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos,
+               "mosp::write_files: the suffix holds a '/' or a NUL character; give one that can end a file name, "
+               "such as \"Updated\"");
   // Each file is written under a temporary name beside its own and renamed into place once all
   // are written, so a failure while writing (a full disk, a file where a directory goes) leaves
   // the directory as it was, not a mix of new files and old ones; directories this call made are

@@ -20,6 +20,7 @@
 #include "dyng/io/io.hpp"
 #include "graph/graph_impl.hpp"
 #include "io/parse.hpp"
+#include "io/text.hpp"
 
 namespace fs = std::filesystem;
 using dyng::test::slurp;
@@ -386,6 +387,50 @@ TEST(IoRead, CsvHeaderNamesTheWeights)
   EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {3, 4}}, {1, 2, {5, 6}}}));
 }
 
+TEST(IoRead, WeightsBelowFloat64sRangeReadAsZero)
+{
+  // As strtod reads them (without its locale): past the range is infinite and refused as not
+  // finite (IoErrors); below it, 0 of a float64 graph.
+  for (std::string const w : {"1e-400", "0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                                        "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                                        "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                                        "00000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+                              "123e-500"}) {
+    auto const f = io::read_graph_from_memory(res, "0 1 " + w + "\n1 2 5\n", {}, "t.txt");
+    EXPECT_EQ(f.graph.weight_type(), weight_type::float64) << w;
+    EXPECT_EQ(arcs_of(f.graph), (std::vector<arc>{{0, 1, {0.0}}, {1, 2, {5.0}}})) << w;
+  }
+  EXPECT_EQ(io::detail::beyond_float64("-1e-999"), 0.0);
+  EXPECT_TRUE(std::signbit(io::detail::beyond_float64("-1e-999")));
+  EXPECT_EQ(io::detail::beyond_float64("-12.5e400"), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(io::detail::beyond_float64("0.001e99999999999999999999"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(io::detail::beyond_float64("1e-99999999999999999999"), 0.0);
+}
+
+TEST(IoErrors, MoreWeightColumnsThanTheBoundAreRefusedAtTheirLine)
+{
+  std::string row = "0,1";
+  for (int c = 0; c < max_weight_columns + 1; ++c) row += ",1";
+  auto const msg = io_error_of([&] { (void)io::read_graph_from_memory(res, "# wide\n" + row + "\n", {}, "wide.csv"); });
+  EXPECT_EQ(msg, "wide.csv:2: 65537 weight columns; dyng reads 1 to 65536 (to ignore the file's weights, read with "
+                 "file_weights = false)");
+  io::read_options ignore;
+  ignore.file_weights = false;
+  EXPECT_EQ(io::read_graph_from_memory(res, row + "\n", ignore, "wide.csv").graph.k(), 1);
+  temp_dir tmp;
+  auto const dir = tmp.path() / "wide_mosp";
+  fs::create_directories(dir);
+  spit(dir / "graphCsrRowPtr.txt", "0\n1\n1\n");
+  spit(dir / "graphCsrColInd.txt", "1\n");
+  std::string values;
+  for (int c = 0; c < max_weight_columns + 1; ++c) values += c ? " 1" : "1";
+  spit(dir / "graphCsrValues.txt", values + "\n");  // 65,537 values on the arc's line
+  EXPECT_NE(io_error_of([&] { (void)io::read_graph(res, dir); }).find("graphCsrValues.txt:1: 65537 weight columns"), std::string::npos);
+  io::read_options tntp;
+  tntp.tntp_columns.assign(max_weight_columns + 1, "length");
+  EXPECT_THROW((void)io::read_graph(res, data_dir / "tiny_net.tntp", tntp), invalid_argument);
+}
+
 TEST(IoRead, CsvFieldsMayBeQuoted)
 {
   // As spreadsheets and pandas' QUOTE_ALL write them: the quotes are no part of a name or a
@@ -634,6 +679,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Past float64's range: not finite, as inf (it read as "expected <u> <v>").
         error_case{"b.txt", "0 1 1e400\n", "b.txt:1: weight '1e400' is not a finite number"},
         error_case{"b.gr", "p sp 3 1\na 1 2 -1e400\n", "b.gr:2: weight '-1e400' is not a finite number"},
+        error_case{"b.txt", "0 1 1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000\n",
+                   "b.txt:1: weight '1000000000000"},
         error_case{"b.txt", "0\n", "b.txt:1: expected '<u> <v> [<w>...]', got '0'"},
         error_case{"b.txt", "src dst\n0 1\n", "b.txt:1: expected '<u> <v> [<w>...]', got 'src dst'"},
         error_case{"b.csv", "src,dst\n0,,1\n", "b.csv:2: expected '<u>,<v>[,<w>...]', got '0,,1'"},
@@ -760,6 +807,12 @@ TEST(IoErrors, WhatIsNotTextIsRefusedWithARemedy)
   EXPECT_EQ(refusal(tar, "g.tar"), "g.tar: the file is a tar archive" + formats + ": extract the graph first (tar -xf)");
   EXPECT_EQ(refusal(gzip(tar), "g.tgz"),
             "g.tgz: the inflated file is a tar archive" + formats + ": extract the graph first (tar -xf)");
+  tar.replace(257, 8, std::string("ustar  \0", 8));  // GNU tar's header
+  EXPECT_EQ(refusal(tar, "gnu.tar"), "gnu.tar: the file is a tar archive" + formats + ": extract the graph first (tar -xf)");
+  // Text that says "ustar" at byte 257 is text.
+  std::string custard = "p sp 2 1\nc " + std::string(242, 'x') + "\nc custard\na 1 2 3\n";
+  ASSERT_EQ(custard.substr(257, 5), "ustar");
+  EXPECT_EQ(io::read_graph_from_memory(res, custard, {}, "custard.gr").graph.num_edges(), 1);
   // "BZh" alone begins a line of text like any other (here a SNAP line the parser refuses).
   EXPECT_NE(refusal("BZh91 2\n", "b.txt").find("b.txt:1: expected"), std::string::npos);
   // UTF-16, with a byte order mark of either order or without one.
@@ -1121,6 +1174,12 @@ TEST(IoRoundTrip, EveryWritableFormat)
                 .find("io::write_mosp_batch: insertion 1's weight is 2147483648;"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(tmp.path() / "i.txt"));
+  batch negative;
+  negative.erase(-3, 1);
+  EXPECT_NE(error_of<invalid_argument>([&] { io::write_mosp_batch(tmp.path() / "i.txt", tmp.path() / "d.txt", negative); })
+                .find("io::write_mosp_batch: vertex -3, which read_mosp_batch refuses (vertices are 0-based)"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(tmp.path() / "i.txt") || fs::exists(tmp.path() / "d.txt"));
   // A CSR its reader would refuse is refused before anything is written.
   for (host_csr const& bad : {host_csr{{0, 3, 1}, {0}, std::vector<std::int32_t>{1}},
                               host_csr{{0, 1}, {7}, std::vector<std::int32_t>{1}},

@@ -74,7 +74,7 @@ class DYNG_EXPORT batch {
  public:
   /// A batch for graphs with `k` weight columns (one of deletions only, which carries no
   /// weights, fits a graph of any k).
-  /// @throws invalid_argument if k < 1.
+  /// @throws invalid_argument if k is outside 1..max_weight_columns.
   explicit batch(int k = 1, batch_semantics semantics = batch_semantics::set,
                  missing_edge policy = missing_edge::error);
 

@@ -96,7 +96,7 @@ struct graph_file {
 /// Text may start with a UTF-8 byte order mark, which is skipped.
 /// @throws io_error (missing file, malformed text, count mismatch, id out of range, negative
 ///         weight, an unknown TNTP column, a repeated arc with `duplicates = error`);
-///         invalid_argument (bad options, e.g. k < 1).
+///         invalid_argument (bad options, e.g. k outside 1..max_weight_columns).
 [[nodiscard]] DYNG_EXPORT graph_file read_graph(resources const& res, std::filesystem::path const& path,
                                                 read_options const& opts = {});
 
@@ -123,7 +123,7 @@ struct batch_lines {
 /// `#` starts a comment. Ids are file ids: vertex = id - id_offset. The batch takes `policy`
 /// for deletions and weight changes of absent edges. With `lines`, records each row's line.
 /// @throws io_error naming the line (malformed row, weight count != k, negative weight, id below
-///         id_offset); invalid_argument if k < 1.
+///         id_offset); invalid_argument if k is outside 1..max_weight_columns.
 [[nodiscard]] DYNG_EXPORT batch read_batch(std::filesystem::path const& path, int k,
                                            batch_semantics semantics = batch_semantics::set,
                                            std::int64_t id_offset = 0, missing_edge policy = missing_edge::error,
@@ -227,7 +227,7 @@ inline void write_distances(std::filesystem::path const& path, std::vector<doubl
 DYNG_EXPORT void write_parents(std::filesystem::path const& path, std::span<vertex_t const> parents);
 /// `v c0 c1 .. c(k-1)` per vertex from row-major costs (k per vertex), `INF` for infinity
 /// (INT64_MAX or +inf): the mosp family's path costs (combinedGraph/mospCosts.txt; docs/mosp.md).
-/// @throws invalid_argument if k < 1 or costs.size() is not a multiple of k.
+/// @throws invalid_argument if k is outside 1..max_weight_columns or costs.size() is not a multiple of k.
 DYNG_EXPORT void write_path_costs(std::filesystem::path const& path, std::span<std::int64_t const> costs, int k);
 DYNG_EXPORT void write_path_costs(std::filesystem::path const& path, std::span<double const> costs, int k);
 

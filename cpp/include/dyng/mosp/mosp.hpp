@@ -187,6 +187,7 @@ DYNG_EXPORT stats update(resources const& res, graph& g, batch const& b, result&
 /// column c (objectives()[i]), and
 /// `combinedGraph/distancesCsr.txt`, `combinedGraph/SSSPTreeCsr.txt`, `combinedGraph/mospCosts.txt`.
 /// `suffix` is "Updated" (the original's mosp) or "Original". Formats: docs/mosp.md.
+/// @throws invalid_argument if `suffix` holds a '/' or a NUL character.
 /// @throws io_error if a file cannot be written, or a directory has a file's name; `directory`
 /// is then as it was (the files are renamed into place once all are written and none of their
 /// names is a directory's).
