@@ -332,6 +332,7 @@ std::string with_flags(std::string what)
       {"read it with directed unset or true", "drop --undirected"},
       {"read with a smaller weight_scale", "pass a smaller --weight-scale"},
       {"use a smaller scale", "pass a smaller --weight-scale"},
+      {"read_options::k = ", "--weight-columns "},
   };
   for (auto const& [option, flag] : remedies)
     if (auto const at = what.find(option); at != std::string::npos) what.replace(at, option.size(), flag);
