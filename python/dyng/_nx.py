@@ -9,8 +9,9 @@ weights), unreachable nodes absent (``NetworkXNoPath`` for a path, in NetworkX's
 target the graph lacks), ``cutoff`` as NetworkX applies it, missing weights count 1, bools 0/1.
 Integer weights past int64 are refused (NetworkX sums Python ints; dyng's distances are int64 or
 float64); integer weights past int32 are summed in float64, exact below 2^53, and a distance that
-reaches it is refused rather than rounded (the answers stay ints, as NetworkX's). Among equally short paths, ``dijkstra_path`` takes the canonical tree's
-(docs/adr/0003), which may differ from the one NetworkX returns.
+reaches it is refused rather than rounded (the answers stay ints, as NetworkX's). Among equally
+short paths, ``dijkstra_path`` takes the canonical tree's (docs/adr/0003), which may differ from
+the one NetworkX returns.
 
 Not registered: ``simple_cycles``. NetworkX's function yields every cycle lazily, in its own order
 and without a cap; dyng counts cycles and lists a capped prefix in its own canonical order
@@ -70,7 +71,7 @@ def _convert(G: Any, weight: str | None) -> tuple[Any, bool]:
         return as_graph(G, weight=weight, resources=host_resources()), False
     except InvalidArgumentError as e:
         # NetworkX takes any number; integers past int32 go to float64 weights (NetworkX's callers
-        # cannot pass weight_type), whose sums are exact up to 2^53 (_tree checks the distances).
+        # cannot pass weight_type), whose sums are exact below 2^53 (_as_networkx checks the answers).
         if "beyond int32" not in str(e):
             raise
         return as_graph(G, weight=weight, weight_type="float64", resources=host_resources()), True

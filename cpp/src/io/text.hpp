@@ -131,8 +131,6 @@ inline bool to_id(std::string_view f, std::int64_t& v) noexcept
   return to_int(f, v);
 }
 
-/// A whole-field number; `integral` tells whether it was written as an integer. Accepts what
-/// from_chars accepts (decimal, exponent, inf, nan); callers check the value.
 /// The value of a number that std::from_chars read whole but found past float64's range: an
 /// infinity of its sign if its magnitude is large, a zero of its sign if small (as strtod has it,
 /// but not depending on the locale's decimal point).
@@ -160,6 +158,8 @@ inline double beyond_float64(std::string_view f) noexcept
   return negative ? -magnitude : magnitude;
 }
 
+/// A whole-field number; `integral` tells whether it was written as an integer. Accepts what
+/// from_chars accepts (decimal, exponent, inf, nan); callers check the value.
 inline bool to_number(std::string_view f, double& v, bool& integral) noexcept
 {
   if (f.empty()) return false;
