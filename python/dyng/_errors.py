@@ -60,6 +60,48 @@ class IOError(Error, builtins.OSError):  # noqa: A001 - dyng.IOError, an OSError
     """A file could not be opened, read, parsed or written; the message names the file and line."""
 
 
+# An IOError whose cause the system gave is also the built-in OSError subclass of its errno, so
+# that `except FileNotFoundError` (PermissionError, IsADirectoryError...) catches it. Module-level
+# classes, so that such an error pickles (its errno is not kept).
+class _FileNotFoundIOError(IOError, builtins.FileNotFoundError):
+    """dyng.IOError of a missing file or directory."""
+
+
+class _PermissionIOError(IOError, builtins.PermissionError):
+    """dyng.IOError of a file or directory this process may not read or write."""
+
+
+class _IsADirectoryIOError(IOError, builtins.IsADirectoryError):
+    """dyng.IOError of a directory where a file was expected."""
+
+
+class _NotADirectoryIOError(IOError, builtins.NotADirectoryError):
+    """dyng.IOError of a file where a directory was expected."""
+
+
+class _FileExistsIOError(IOError, builtins.FileExistsError):
+    """dyng.IOError of a file in the way of a directory to be made."""
+
+
+_IO_ERRORS: dict[type[OSError], type[IOError]] = {
+    builtins.FileNotFoundError: _FileNotFoundIOError,
+    builtins.PermissionError: _PermissionIOError,
+    builtins.IsADirectoryError: _IsADirectoryIOError,
+    builtins.NotADirectoryError: _NotADirectoryIOError,
+    builtins.FileExistsError: _FileExistsIOError,
+}
+
+
+def _io_error(message: str, errno: int) -> IOError:
+    """The IOError for a native io_error (``errno`` 0: no system reason), its errno set (not its
+    strerror: OSError's str() would then show that instead of the message)."""
+    cls = _IO_ERRORS.get(type(builtins.OSError(errno, "")), IOError) if errno else IOError
+    error = cls(message)
+    if errno:
+        error.errno = errno
+    return error
+
+
 class CudaError(Error, RuntimeError):
     """A CUDA runtime call failed; the message names the call, the code and a remedy."""
 

@@ -32,6 +32,21 @@ void raise(char const* name, std::exception const& e)
   PyErr_SetObject(errors.attr(name).ptr(), python_message(errors, e).ptr());
 }
 
+/// IOError, or where the system gave a reason (io_error::code()) the subclass that is also
+/// Python's OSError for that errno (FileNotFoundError, PermissionError...), errno set.
+void raise_io(dyng::io_error const& e)
+{
+  nb::module_ errors = nb::module_::import_("dyng._errors");
+  auto const code = e.code();
+  int const errno_value = code && code.category() == std::generic_category() ? code.value() : 0;
+  try {
+    nb::object const error = errors.attr("_io_error")(python_message(errors, e), errno_value);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+  } catch (nb::python_error const&) {  // the instance could not be made: the class and message still say it
+    raise("IOError", e);
+  }
+}
+
 /// BatchRowError with the row's place and problem as attributes.
 void raise_row(dyng::batch_row_error const& e)
 {
@@ -64,7 +79,7 @@ void bind_errors(nb::module_&)
     } catch (dyng::not_supported const& e) {
       raise("NotSupportedError", e);
     } catch (dyng::io_error const& e) {
-      raise("IOError", e);
+      raise_io(e);
     } catch (dyng::cuda_error const& e) {
       raise("CudaError", e);
     } catch (dyng::logic_error const& e) {

@@ -1,5 +1,8 @@
 """Every graph input goes through one normalization function; bad inputs give clear errors."""
 
+import errno
+import pickle
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -164,8 +167,17 @@ def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untype
     with pytest.raises(dyng.IOError, match="bad.gr:2") as e:
         dyng.io.read(bad)
     assert isinstance(e.value, OSError)
-    with pytest.raises(OSError):
+    # A missing file is also Python's FileNotFoundError (a directory IsADirectoryError...), errno set;
+    # still a dyng.IOError, and it pickles.
+    with pytest.raises(FileNotFoundError, match="missing.gr': no such file or directory; check the path") as missing:
         dyng.io.read(tmp_path / "missing.gr")
+    assert isinstance(missing.value, dyng.IOError) and missing.value.errno == errno.ENOENT
+    assert str(pickle.loads(pickle.dumps(missing.value))) == str(missing.value)
+    with pytest.raises(IsADirectoryError):
+        dyng.io.read(tmp_path, format="dimacs")
+    with pytest.raises(FileNotFoundError):
+        dyng.io.write_batch(tmp_path / "no" / "such" / "b.txt", dyng.Batch())
+    assert type(e.value) is dyng.IOError and e.value.errno is None  # a parse error has no system reason
     with pytest.raises(ValueError, match="format"):
         dyng.io.read(p, format="xls")
     bp = tmp_path / "b.txt"

@@ -302,8 +302,9 @@ edge_list parse_triplet(std::filesystem::path dir, read_options const& opts)
   for (int i = 0; i < 3; ++i) {
     if (!std::filesystem::exists(paths[i], ec)) {
       throw io_error("cannot open '" + paths[i].string() +
-                     "': no such file; a MOSP CSR directory holds graphCsrRowPtr.txt, graphCsrColInd.txt and "
-                     "graphCsrValues.txt");
+                         "': no such file; a MOSP CSR directory holds graphCsrRowPtr.txt, graphCsrColInd.txt and "
+                         "graphCsrValues.txt",
+                     std::make_error_code(std::errc::no_such_file_or_directory));
     }
     names[i] = paths[i].string();
     bytes[i] = detail::read_file(paths[i]);

@@ -62,17 +62,21 @@ std::string read_file(std::filesystem::path const& path)
   auto const status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) {
     throw io_error("cannot open '" + path.string() + "': no such file or directory; check the path" +
-                   (path.is_relative() ? " (relative to the working directory '" +
-                                             std::filesystem::current_path(ec).string() + "')"
-                                       : std::string()));
+                       (path.is_relative() ? " (relative to the working directory '" +
+                                                 std::filesystem::current_path(ec).string() + "')"
+                                           : std::string()),
+                   std::make_error_code(std::errc::no_such_file_or_directory));
   }
   if (std::filesystem::is_directory(status))
     throw io_error("cannot read '" + path.string() + "': it is a directory; give a file (only the MOSP "
-                   "CSR triplet is read from a directory)");
+                   "CSR triplet is read from a directory)",
+                   std::make_error_code(std::errc::is_a_directory));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) {
-    throw io_error("cannot open '" + path.string() + "': " + std::strerror(errno) +
-                   "; check that it exists and is readable");
+    int const reason = errno;
+    throw io_error("cannot open '" + path.string() + "': " + std::strerror(reason) +
+                       "; check that it exists and is readable",
+                   std::error_code(reason, std::generic_category()));
   }
   std::string bytes;
   auto const size = std::filesystem::file_size(path, ec);

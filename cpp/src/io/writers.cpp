@@ -33,8 +33,10 @@ class output {
       file_ = std::fopen(path_.c_str(), "wb");
     }
     if (!gzfile_ && !file_) {
-      throw io_error("cannot write '" + path_.string() + "': " + std::strerror(errno) +
-                     "; check that the directory exists and is writable");
+      int const reason = errno;
+      throw io_error("cannot write '" + path_.string() + "': " + std::strerror(reason) +
+                         "; check that the directory exists and is writable",
+                     std::error_code(reason, std::generic_category()));
     }
     buf_.reserve(chunk + 64);
   }
@@ -239,7 +241,8 @@ void make_directories(std::filesystem::path const& directory)
   std::filesystem::create_directories(directory, ec);
   if (ec)
     throw io_error("cannot create directory '" + directory.string() + "': " + ec.message() +
-                   "; give a directory path that is not an existing file and that you may write");
+                       "; give a directory path that is not an existing file and that you may write",
+                   ec);
 }
 
 void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr, int k)

@@ -56,14 +56,16 @@ void write_files(std::filesystem::path const& directory, result const& r, std::s
       std::error_code ec;
       if (fs::is_directory(file, ec))
         throw io_error("cannot write '" + file.string() +
-                       "': a directory has its name; remove the directory, or give another output directory");
+                           "': a directory has its name; remove the directory, or give another output directory",
+                       std::make_error_code(std::errc::is_a_directory));
     }
     for (auto const& [tmp, file] : staged) {
       std::error_code ec;
       fs::rename(tmp, file, ec);
       if (ec)
         throw io_error("cannot write '" + file.string() + "': " + ec.message() +
-                       "; remove what is in the way, or give another directory");
+                           "; remove what is in the way, or give another directory",
+                       ec);
     }
   } catch (...) {
     std::error_code ec;

@@ -723,6 +723,22 @@ TEST(IoErrors, MissingFileNamesThePathAndARemedy)
   EXPECT_NE(dir.find("is a directory"), std::string::npos) << dir;
   auto const triplet = io_error_of([] { (void)io::read_graph(res, data_dir / "mosp_sssp_r07"); });
   EXPECT_NE(triplet.find("graphCsrRowPtr.txt"), std::string::npos) << triplet;
+  // The system's reason, for a caller that branches on it (Python: FileNotFoundError...); a
+  // parse error has none.
+  auto const code_of = [](auto&& read) {
+    try {
+      read();
+    } catch (io_error const& e) {
+      return e.code();
+    }
+    return std::error_code(-1, std::generic_category());
+  };
+  EXPECT_EQ(code_of([] { (void)io::read_graph(res, "no/such/graph.gr"); }), std::errc::no_such_file_or_directory);
+  EXPECT_EQ(code_of([] { (void)io::read_graph(res, data_dir / "mosp_sssp_r07"); }), std::errc::no_such_file_or_directory);
+  EXPECT_EQ(code_of([] { (void)io::read_graph(res, data_dir, {.format = io::format::dimacs}); }), std::errc::is_a_directory);
+  EXPECT_EQ(code_of([] { (void)io::read_graph_from_memory(res, "p sp 2 1\na 1 x 3\n", {}, "b.gr"); }), std::error_code());
+  batch b;
+  EXPECT_EQ(code_of([&] { io::write_batch("no/such/dir/b.txt", b); }), std::errc::no_such_file_or_directory);
 }
 
 TEST(IoErrors, ErrorLinesAreInTheFileMessages)

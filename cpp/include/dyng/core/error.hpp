@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "dyng/core/export.hpp"
 
@@ -27,10 +28,17 @@ class DYNG_EXCEPTION_EXPORT not_supported : public error {
   using error::error;
 };
 
-/// A file could not be opened, read or parsed; the message names the file and line.
+/// A file could not be opened, read or parsed; the message names the file and line. code() is
+/// the system's reason where the operating system gave one (opening, reading, writing, making a
+/// directory: e.g. std::errc::no_such_file_or_directory), else empty (a parse error).
 class DYNG_EXCEPTION_EXPORT io_error : public error {
  public:
   using error::error;
+  io_error(std::string const& what, std::error_code code) : error(what), code_(code) {}
+  [[nodiscard]] std::error_code code() const noexcept { return code_; }
+
+ private:
+  std::error_code code_;
 };
 
 /// A result no longer matches its graph (the graph was committed to without updating it).
