@@ -38,7 +38,9 @@ void raise_io(dyng::io_error const& e)
 {
   nb::module_ errors = nb::module_::import_("dyng._errors");
   auto const code = e.code();
-  int const errno_value = code && code.category() == std::generic_category() ? code.value() : 0;
+  // POSIX's system category holds errno values too (std::filesystem reports through either).
+  bool const an_errno = code.category() == std::generic_category() || code.category() == std::system_category();
+  int const errno_value = code && an_errno ? code.value() : 0;
   try {
     nb::object const error = errors.attr("_io_error")(python_message(errors, e), errno_value);
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());

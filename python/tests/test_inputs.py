@@ -177,6 +177,11 @@ def test_io_read_formats_and_errors(tmp_path) -> None:  # type: ignore[no-untype
         dyng.io.read(tmp_path, format="dimacs")
     with pytest.raises(FileNotFoundError):
         dyng.io.write_batch(tmp_path / "no" / "such" / "b.txt", dyng.Batch())
+    (tmp_path / "file").write_text("x")
+    m = dyng.mosp.compute(dyng.Graph([0, 1], [1, 2], [[1, 2], [1, 1]]), 0)
+    with pytest.raises(NotADirectoryError) as under_a_file:  # std::filesystem's reason
+        dyng.mosp.write_files(tmp_path / "file" / "out", m)
+    assert isinstance(under_a_file.value, dyng.IOError) and under_a_file.value.errno == errno.ENOTDIR
     assert type(e.value) is dyng.IOError and e.value.errno is None  # a parse error has no system reason
     with pytest.raises(ValueError, match="format"):
         dyng.io.read(p, format="xls")
