@@ -593,7 +593,7 @@ def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | Non
                 raise InvalidArgumentError(f"{name} row {i}: {r!r}; a row is (u, v[, w...])")
             if not all(number(x) for x in r):
                 raise TypeError(f"{name} row {i}: {r!r}; ids and weights are numbers")
-            if not all(isinstance(x, (int, np.integer)) for x in r[:2]):  # as for id arrays: 1.0 is no id
+            if not all(is_int(x) for x in r[:2]):  # as for id arrays: 1.0 is no id
                 raise TypeError(f"{name} row {i}: {r!r}; vertex ids are integers (int32, 0-based)")
             flat.append(list(r))
         width = {len(r) for r in flat}
@@ -605,8 +605,6 @@ def batch_rows(obj: Any, k: int, name: str, with_weights: bool, copy: bool | Non
             raise InvalidArgumentError(f"{name}: a value is too large for a float64; ids are int32 and "
                                        "weights finite") from None
         ids = table[:, :2]
-        if ids.size and not np.all(ids == np.round(ids)):
-            raise TypeError(f"{name}: vertex ids are integers")
         outside = np.flatnonzero(((ids < _INT32_MIN) | (ids > _INT32_MAX)).any(axis=1))
         if outside.size:  # said here: past int64 the conversion below would wrap them
             row = int(outside[0])

@@ -362,8 +362,8 @@ std::unique_ptr<detail::graph_impl> build_from_csr(std::span<edge_t const> offse
   std::size_t const m = targets.size();
   std::size_t const k = static_cast<std::size_t>(opts.k);
   // Source of arc e, for messages only (binary search on the offsets).
-  auto source_of = [&](std::size_t e) { return detail::csr_source(offsets, e); };
-  check_weights<W>(fn, "arc", m, weights, opts.k, [&](std::size_t e) { return std::pair{source_of(e), targets[e]}; });
+  check_weights<W>(fn, "arc", m, weights, opts.k,
+                   [&](std::size_t e) { return std::pair{detail::csr_source(offsets, e), targets[e]}; });
 
   compact<W> c;
   c.offsets.assign(offsets.begin(), offsets.end());

@@ -237,6 +237,14 @@ std::uint64_t next_graph_id() noexcept;
 /// flags; a new arc gets 0). See docs/adr/0002.
 DYNG_TEST_EXPORT std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl const& g, batch const& b);
 
+/// Refuses a count of weight columns outside [1, max_weight_columns]; `what` names it ("batch: k").
+void check_weight_columns(std::int64_t k, std::string const& what);
+/// A CSR's shape (offsets from 0, not decreasing, ending at the targets; targets in [0, n)),
+/// refused with `fn`'s name: graph::from_csr's input, io::write_mosp_csr's output.
+void check_csr(char const* fn, std::span<edge_t const> offsets, std::span<vertex_t const> targets);
+/// The source of arc e of a CSR (for messages).
+[[nodiscard]] vertex_t csr_source(std::span<edge_t const> offsets, std::size_t e) noexcept;
+
 /// A graph's size against the machine, before its arrays are allocated: with overcommit an
 /// allocation of more than memory holds succeeds and its pages fill in for minutes (or the
 /// process is killed), so the builders compare first. build_bytes: what building a graph of n
@@ -247,13 +255,6 @@ DYNG_TEST_EXPORT std::vector<std::uint8_t> mosp_weight_increase_mask(graph_impl 
 /// `bytes` fit the memory the process may use (the physical memory, or its control group's limit
 /// when lower; or it is unknown), else the words for a message, "take 34.4 GB, this machine has
 /// 25.3 GB".
-/// Refuses a count of weight columns outside [1, max_weight_columns]; `what` names it ("batch: k").
-void check_weight_columns(std::int64_t k, std::string const& what);
-/// A CSR's shape (offsets from 0, not decreasing, ending at the targets; targets in [0, n)),
-/// refused with `fn`'s name: graph::from_csr's input, io::write_mosp_csr's output.
-void check_csr(char const* fn, std::span<edge_t const> offsets, std::span<vertex_t const> targets);
-/// The source of arc e of a CSR (for messages).
-[[nodiscard]] vertex_t csr_source(std::span<edge_t const> offsets, std::size_t e) noexcept;
 DYNG_TEST_EXPORT double build_bytes(std::int64_t n, bool directed, int k = 1, std::size_t weight_bytes = 4) noexcept;
 DYNG_TEST_EXPORT std::string memory_shortfall(double bytes);
 /// The memory the process may use: the physical memory, or the lowest limit read from

@@ -151,9 +151,8 @@ void check_options(read_options const& o)
   dyng::detail::expect_enumerator(o.duplicates, duplicate_edges::error, "read_options::duplicates");
   for (auto const& c : o.tntp_columns)
     DYNG_EXPECTS(!c.empty(), "read_options::tntp_columns holds an empty name");
-  DYNG_EXPECTS(o.tntp_columns.size() <= static_cast<std::size_t>(max_weight_columns),
-               "read_options::tntp_columns names " + std::to_string(o.tntp_columns.size()) + " columns; a graph has 1 to " +
-                   std::to_string(max_weight_columns) + " weight columns");
+  if (!o.tntp_columns.empty())  // empty: the defaults
+    dyng::detail::check_weight_columns(static_cast<std::int64_t>(o.tntp_columns.size()), "read_options::tntp_columns' count");
   if (o.weight_scale) {
     detail::check_weight_scale(*o.weight_scale, "read_options::weight_scale");
     DYNG_EXPECTS(o.weight_type != weight_type::float64,

@@ -286,15 +286,17 @@ void write_mosp_csr(std::filesystem::path const& directory, host_csr const& csr,
 }
 
 namespace {
-/// Refuses a batch holding a negative vertex (a batch keeps one until a commit refuses it), which
-/// the batch readers refuse, before a file is touched.
-void expect_no_negative_vertex(batch const& b, char const* fn, char const* reader)
+/// Refuses, before a file is touched, a batch holding a negative vertex (a batch keeps one until
+/// a commit refuses it), which the batch readers refuse, or one `more(v)` refuses.
+void expect_batch_vertices(batch const& b, char const* fn, char const* reader, auto const& more)
 {
   for (auto const ids : {b.erase_src(), b.erase_dst(), b.insert_src(), b.insert_dst(), b.change_src(), b.change_dst()})
-    for (vertex_t const v : ids)
+    for (vertex_t const v : ids) {
       if (v < 0)
         throw invalid_argument(std::string(fn) + ": vertex " + std::to_string(v) + ", which " + reader +
                                " refuses (vertices are 0-based); fix the batch's row");
+      more(v);
+    }
 }
 }  // namespace
 
@@ -302,7 +304,7 @@ void write_mosp_batch(std::filesystem::path const& insert_path, std::filesystem:
                       batch const& b)
 {
   auto const k = static_cast<std::size_t>(b.k());
-  expect_no_negative_vertex(b, "io::write_mosp_batch", "read_mosp_batch");
+  expect_batch_vertices(b, "io::write_mosp_batch", "read_mosp_batch", [](vertex_t) {});
   expect_mosp_weights(b.insert_weights(), "io::write_mosp_batch",
                       [&](std::size_t i) { return "insertion " + std::to_string(i / k) + "'s weight"; });
   expect_mosp_weights(b.change_weights(), "io::write_mosp_batch",
@@ -327,15 +329,12 @@ void write_batch(std::filesystem::path const& path, batch const& b, std::int64_t
   auto const k = static_cast<std::size_t>(b.k());
   // What read_batch would refuse is refused here, before the file is touched: negative vertices,
   // ids that the offset takes past the int64 range, weights that are negative or not finite.
-  expect_no_negative_vertex(b, "io::write_batch", "read_batch");
-  auto const check_id = [&](vertex_t v) {
+  expect_batch_vertices(b, "io::write_batch", "read_batch", [&](vertex_t v) {
     std::int64_t shifted = 0;
     if (__builtin_add_overflow(std::int64_t{v}, id_offset, &shifted))
       throw invalid_argument("io::write_batch: vertex " + std::to_string(v) + " + id_offset " + std::to_string(id_offset) +
                              " leaves the int64 range of a batch file's ids; pass a smaller id_offset");
-  };
-  for (auto const ids : {b.erase_src(), b.erase_dst(), b.insert_src(), b.insert_dst(), b.change_src(), b.change_dst()})
-    for (vertex_t const v : ids) check_id(v);
+  });
   for (auto const ws : {b.insert_weights(), b.change_weights()})
     for (double const w : ws)
       if (!std::isfinite(w) || w < 0)
